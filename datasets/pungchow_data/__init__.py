@@ -1,0 +1,1 @@
+"""Training data: synthetic finished-hand scenes, importers of real photos, manifests."""

@@ -1,0 +1,3 @@
+from pungchow.cli import main
+
+raise SystemExit(main())

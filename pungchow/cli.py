@@ -1,0 +1,58 @@
+"""The ``pungchow`` command: one sub-command per step of the pipeline.
+
+Each area registers its own sub-commands (``register(subparsers)`` in ``scoring.cli``,
+``recognizer.cli``, ``webapp.cli``, ``pungchow_data.cli``), so the areas stay independent.
+Errors a user can cause are printed as one line and exit with status 2; nothing else is caught,
+so a real bug still shows its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from scoring.errors import PungChowError
+
+#: Modules that add sub-commands; an area whose optional dependencies are missing is skipped.
+COMMAND_MODULES = ("scoring.cli", "recognizer.cli", "webapp.cli", "pungchow_data.cli")
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes exit 2 with one line, like every other user error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="pungchow", description="Photograph a finished mahjong hand, check it, score it, settle the table.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.split(".")[0] == name.split(".")[0]:
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.func(args) or 0)
+    except PungChowError as exc:
+        print(f"pungchow: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,1 @@
+"""Recognizer: photo -> detect -> classify -> group -> hand JSON."""

@@ -1,0 +1,1 @@
+"""Scoring: tiles, hands, arrangements, rule sets, settlement."""

@@ -1,0 +1,128 @@
+"""``pungchow score`` and ``pungchow rules``: score a typed hand, list the rule books."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from scoring.engine import ScoreResult
+from scoring.errors import NotationError, PungChowError
+from scoring.hand import FLAGS, Hand, WinMethod
+from scoring.rulesets import get_rule_set, rule_sets, score_all, score_hand
+
+DEFAULT_RULES = "harr-1922"
+
+
+def add_score_options(parser: argparse.ArgumentParser) -> None:
+    """The options every scoring command shares (``score``, ``photo``)."""
+    parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set name, or 'all' (default {DEFAULT_RULES}); see `pungchow rules`")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule-set option, e.g. --option flowers=no (repeatable)")
+    parser.add_argument("--limit", help="the limit: a number, or 'none' for no limit (default: the book's)")
+    parser.add_argument("--won-by", choices=[m.value for m in WinMethod], help="how the winning tile came (default: discard when --winning is given, else wall)")
+    parser.add_argument("--winning", metavar="CODE", help="the winning tile, e.g. 2D")
+    parser.add_argument("--seat", default="E", help="the player's seat wind: E, S, W or N (default E)")
+    parser.add_argument("--round", default="E", help="the prevailing wind: E, S, W or N (default E)")
+    parser.add_argument("--flag", action="append", default=[], choices=sorted(FLAGS), help="a circumstance the tiles cannot show (repeatable)")
+    parser.add_argument("--loser", action="store_true", help="score a hand that did not go out")
+    parser.add_argument("--json", action="store_true", help="print the score as JSON")
+
+
+def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise PungChowError(f"--option takes NAME=VALUE, not {item!r}")
+        options[name.strip()] = value.strip()
+    if args.limit is not None:
+        options["limit"] = args.limit
+    return options
+
+
+def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
+    """Read the hand from notation, or from a JSON file when ``text`` names one."""
+    path = Path(text)
+    if text.endswith(".json") or (len(text) < 4096 and path.is_file()):
+        if not path.is_file():
+            raise NotationError(f"no hand file at {text}: give hand notation or the path of a hand JSON file")
+        hand = Hand.from_json(path.read_text(encoding="utf-8"))
+        return hand
+    return Hand.parse(
+        text,
+        winning_tile=args.winning,
+        won_by=None if args.loser else args.won_by,
+        seat_wind=args.seat,
+        prevailing_wind=args.round,
+        winner=not args.loser,
+        flags=frozenset(args.flag),
+    )
+
+
+def _print_result(name: str, result: ScoreResult) -> None:
+    print(result.explain())
+    for alt in result.alternatives:
+        print(f"  (also {alt.arrangement}: {alt.total})")
+
+
+def run_score(hand: Hand, args: argparse.Namespace) -> int:
+    """Score ``hand`` as the options in ``args`` say and print it; shared by ``score`` and ``photo``."""
+    options = options_from_args(args)
+    if args.rules.strip().lower() == "all":
+        results = score_all(hand, {name: _options_for(name, options) for name in rule_sets()})
+        if args.json:
+            print(json.dumps({name: r.to_dict() for name, r in results.items()}, indent=2))
+        else:
+            for name, result in results.items():
+                _print_result(name, result)
+                print()
+            width = max(len(n) for n in results)
+            print("side by side:")
+            for name, result in results.items():
+                print(f"  {name:<{width}}  {result.total:>6}")
+        return 0
+    result = score_hand(hand, args.rules, options)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        _print_result(args.rules, result)
+    return 0
+
+
+def _options_for(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """With --rules all, pass each rule set only the options it knows."""
+    known = {o.name for o in get_rule_set(name).options}
+    return {k: v for k, v in options.items() if k.replace("-", "_") in known}
+
+
+def _score(args: argparse.Namespace) -> int:
+    return run_score(hand_from_args(args.hand, args), args)
+
+
+def _rules(args: argparse.Namespace) -> int:
+    sets = rule_sets()
+    if args.json:
+        print(json.dumps({
+            name: {"title": rs.title, "version": rs.version,
+                   "options": [{"name": o.name, "default": o.default, "help": o.help} for o in rs.options]}
+            for name, rs in sets.items()
+        }, indent=2))
+        return 0
+    for name, rs in sets.items():
+        print(f"{name}  ({rs.title}, version {rs.version})")
+        for o in rs.options:
+            default = "none" if o.default is None else o.default
+            print(f"    --option {o.name}=...   default {default}: {o.help}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    score = sub.add_parser("score", help="score a hand typed in notation or read from a JSON file",
+                           description='Score a hand. Example: pungchow score "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]" --won-by discard --winning 2D')
+    score.add_argument("hand", help="hand notation (concealed tiles, then [exposed] and (concealed) sets) or a hand JSON file")
+    add_score_options(score)
+    score.set_defaults(func=_score)
+    rules = sub.add_parser("rules", help="list the rule sets and their options")
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(func=_rules)

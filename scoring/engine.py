@@ -1,0 +1,294 @@
+"""The scoring loop: every rule of a rule set looks at every arrangement; the best one wins.
+
+A rule set is data: its rules (small predicates, each with a citation), its options with the
+book's defaults, the exclusions between rules, and how points, doubles and the limit combine.
+Results are immutable, so a later change of options never alters a score already given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from scoring.arrange import Arrangement, Shape, arrangements
+from scoring.context import ScoreContext
+from scoring.errors import InvalidHandError, PungChowError, UnknownRuleSetError
+from scoring.hand import Hand
+from scoring.melds import Meld
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a rule is written: book, part and section (and page where the book numbers them)."""
+
+    book: str
+    part: str
+    section: str
+
+    def __str__(self) -> str:
+        return ", ".join(p for p in (self.book, self.part, self.section) if p)
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One line of a score: what was found, what it is worth, and the rule it comes from.
+
+    ``points`` add up, ``doubles`` each double the total once, and a ``limit_hand`` line makes
+    the hand worth the limit outright.
+    """
+
+    rule: str
+    description: str
+    citation: Citation
+    points: int = 0
+    doubles: int = 0
+    limit_hand: bool = False
+
+    def __str__(self) -> str:
+        if self.limit_hand:
+            value = "limit"
+        elif self.doubles:
+            value = f"x{2 ** self.doubles}" if self.doubles > 0 else f"/{2 ** -self.doubles}"
+        else:
+            value = f"{self.points:+d}"
+        return f"{value:>7}  {self.description}  [{self.citation}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "description": self.description,
+            "points": self.points,
+            "doubles": self.doubles,
+            "limit_hand": self.limit_hand,
+            "citation": str(self.citation),
+        }
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One scoring rule: an id, where it is written, and what it finds in a context."""
+
+    id: str
+    citation: Citation
+    find: Callable[[ScoreContext, "Rule"], Iterable[ScoreLine]]
+
+    def apply(self, ctx: ScoreContext) -> list[ScoreLine]:
+        return list(self.find(ctx, self))
+
+    def line(self, description: str, *, points: int = 0, doubles: int = 0, limit_hand: bool = False) -> ScoreLine:
+        return ScoreLine(self.id, description, self.citation, points, doubles, limit_hand)
+
+
+def points_rule(id: str, description: str, points: int, citation: Citation, when: Callable[[ScoreContext], bool]) -> Rule:
+    """A rule worth ``points`` once when ``when(ctx)`` holds."""
+    return Rule(id, citation, lambda ctx, r: [r.line(description, points=points)] if when(ctx) else [])
+
+
+def doubles_rule(id: str, description: str, doubles: int, citation: Citation, when: Callable[[ScoreContext], bool]) -> Rule:
+    """A rule that doubles the score ``doubles`` times when ``when(ctx)`` holds."""
+    return Rule(id, citation, lambda ctx, r: [r.line(description, doubles=doubles)] if when(ctx) else [])
+
+
+def limit_rule(id: str, description: str, citation: Citation, when: Callable[[ScoreContext], bool]) -> Rule:
+    """A limit hand: worth the limit outright when ``when(ctx)`` holds."""
+    return Rule(id, citation, lambda ctx, r: [r.line(description, limit_hand=True)] if when(ctx) else [])
+
+
+def per_set_rule(
+    id: str,
+    citation: Citation,
+    value: Callable[[ScoreContext, Meld], tuple[str, int] | None],
+    *,
+    doubles: bool = False,
+) -> Rule:
+    """A rule that looks at each set and pair in turn; ``value`` gives (description, amount) or None."""
+
+    def find(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
+        for meld in ctx.arrangement.sets:
+            found = value(ctx, meld)
+            if found:
+                description, amount = found
+                yield rule.line(description, doubles=amount) if doubles else rule.line(description, points=amount)
+
+    return Rule(id, citation, find)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named setting a table may change; ``default`` is the book's."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+
+    def parse(self, value: Any) -> Any:
+        """Read a value given as text (CLI, page) or as its own type (API)."""
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if isinstance(self.default, bool) or self.choices == (True, False):
+                if text in ("1", "true", "yes", "on"):
+                    return True
+                if text in ("0", "false", "no", "off"):
+                    return False
+                raise PungChowError(f"option {self.name} takes yes or no, not {value!r}")
+            if self.name == "limit" or isinstance(self.default, int):
+                if text in ("none", "no", "unlimited", "off"):
+                    if self.name != "limit":
+                        raise PungChowError(f"option {self.name} needs a number, not {value!r}")
+                    return None
+                try:
+                    value = int(text)
+                except ValueError:
+                    raise PungChowError(f"option {self.name} takes a whole number, not {value!r}") from None
+        if self.choices is not None and value not in self.choices:
+            raise PungChowError(f"option {self.name} takes one of {', '.join(map(str, self.choices))}, not {value!r}")
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise PungChowError(f"option {self.name} cannot be negative")
+        return value
+
+
+Tally = Callable[[list[ScoreLine], ScoreContext, Mapping[str, Any]], tuple[int, int]]
+
+
+def standard_tally(lines: list[ScoreLine], ctx: ScoreContext, options: Mapping[str, Any]) -> tuple[int, int]:
+    """Points added up, then doubled once per double; a limit hand scores the limit.
+
+    Returns (uncapped, total); ``total`` is capped at the ``limit`` option when there is one.
+    """
+    limit = options.get("limit")
+    if any(line.limit_hand for line in lines):
+        value = limit if limit is not None else int(options.get("limit_hand_value") or 0)
+        return value, value
+    points = sum(line.points for line in lines)
+    doubles = sum(line.doubles for line in lines)
+    uncapped = points * 2**doubles if doubles >= 0 else points // 2**-doubles
+    total = min(uncapped, limit) if limit is not None else uncapped
+    return uncapped, total
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A rule book's scoring, as data: its rules, options, exclusions and tally."""
+
+    name: str
+    title: str
+    version: str
+    rules: tuple[Rule, ...]
+    options: tuple[Option, ...] = ()
+    special_shapes: frozenset[Shape] = frozenset()
+    exclusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    tally: Tally = standard_tally
+    notes: str = ""
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise UnknownRuleSetError(f"rule set {self.name} has no option {name!r}; its options are: {known}")
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+        """The book's defaults with the table's choices on top; unknown names are errors."""
+        values = {o.name: o.default for o in self.options}
+        for name, value in (given or {}).items():
+            values[name.replace("-", "_")] = self.option(name.replace("-", "_")).parse(value)
+        return MappingProxyType(values)
+
+    def lines_for(self, ctx: ScoreContext) -> list[ScoreLine]:
+        """Apply every rule, then drop the lines that a firing rule excludes."""
+        lines = [line for rule in self.rules for line in rule.apply(ctx)]
+        fired = {line.rule for line in lines}
+        dropped = {x for rule_id in fired for x in self.exclusions.get(rule_id, ())}
+        return [line for line in lines if line.rule not in dropped]
+
+    def accepts(self, arrangement: Arrangement) -> bool:
+        return arrangement.shape in (Shape.STANDARD, Shape.INCOMPLETE) or arrangement.shape in self.special_shapes
+
+
+@dataclass(frozen=True)
+class Score:
+    """One arrangement's score under one rule set."""
+
+    rule_set: str
+    version: str
+    arrangement: Arrangement
+    lines: tuple[ScoreLine, ...]
+    uncapped: int
+    total: int
+    options: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule_set": self.rule_set,
+            "version": self.version,
+            "arrangement": str(self.arrangement),
+            "shape": self.arrangement.shape.value,
+            "total": self.total,
+            "uncapped": self.uncapped,
+            "lines": [line.to_dict() for line in self.lines],
+            "options": dict(self.options),
+        }
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """The best arrangement's score, and every other arrangement's for a disputing player."""
+
+    hand: Hand
+    best: Score
+    alternatives: tuple[Score, ...]
+
+    @property
+    def total(self) -> int:
+        return self.best.total
+
+    @property
+    def uncapped(self) -> int:
+        return self.best.uncapped
+
+    @property
+    def lines(self) -> tuple[ScoreLine, ...]:
+        return self.best.lines
+
+    @property
+    def arrangement(self) -> Arrangement:
+        return self.best.arrangement
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.best.to_dict()
+        data["hand"] = str(self.hand)
+        data["alternatives"] = [alt.to_dict() for alt in self.alternatives]
+        return data
+
+    def explain(self) -> str:
+        """The score as a player reads it: each line with its rule, then the total."""
+        out = [f"{self.best.rule_set}: {self.arrangement}"]
+        out += [f"  {line}" for line in self.lines]
+        if self.total != self.uncapped:
+            out.append(f"  = {self.uncapped}, capped at the limit: {self.total}")
+        else:
+            out.append(f"  = {self.total}")
+        return "\n".join(out)
+
+
+def score_with(rule_set: RuleSet, hand: Hand, options: Mapping[str, Any] | None = None) -> ScoreResult:
+    """Score ``hand`` under ``rule_set``: every arrangement, the best first."""
+    hand.check()
+    resolved = rule_set.resolve_options(options)
+    candidates = [a for a in arrangements(hand) if rule_set.accepts(a)]
+    if not candidates:
+        raise InvalidHandError(
+            [f"{hand} is not a complete hand under {rule_set.name}: it does not split into four sets and a pair"
+             " (nor a special hand this rule set allows); score it with --loser if it did not win"]
+        )
+    scores = []
+    for arrangement in candidates:
+        ctx = ScoreContext(hand, arrangement, resolved)
+        lines = rule_set.lines_for(ctx)
+        uncapped, total = rule_set.tally(lines, ctx, resolved)
+        scores.append(Score(rule_set.name, rule_set.version, arrangement, tuple(lines), uncapped, total, resolved))
+    scores.sort(key=lambda s: (-s.total, -s.uncapped, str(s.arrangement)))
+    return ScoreResult(hand, scores[0], tuple(scores[1:]))

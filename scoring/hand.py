@@ -1,0 +1,284 @@
+"""A finished hand as seen at the table: the contract between recognizer, scorer and page.
+
+Notation: concealed tiles first, then each declared set in brackets, ``[2D2D2D]`` exposed and
+``(1D1D1D1D)`` or ``(XX1D1DXX)`` a concealed kong; bonus tiles may stand anywhere outside
+brackets. How the hand was won travels beside the notation (``--winning``, ``--won-by``).
+
+>>> h = Hand.parse("7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]", winning_tile="2D", won_by="discard")
+>>> str(h)
+'6C7C7C8C8C9CSWSW [2D2D2D] [5C6C7C]'
+>>> Hand.from_json(h.to_json()) == h
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from scoring.errors import InvalidHandError, NotationError
+from scoring.melds import Meld, MeldKind
+from scoring.tiles import WINDS, Tile, format_tiles, parse_tiles
+
+SCHEMA_PATH = Path(__file__).with_name("schema") / "hand.v1.json"
+SCHEMA_ID = "pungchow/hand"
+SCHEMA_VERSION = 1
+
+
+class WinMethod(str, Enum):
+    """How the last tile came to the winner; several bonuses and limit hands depend on it."""
+
+    WALL = "wall"
+    DISCARD = "discard"
+    LOOSE_TILE = "loose-tile"
+    LAST_TILE = "last-tile"
+    ROBBED_KONG = "robbed-kong"
+    ORIGINAL_HAND = "original-hand"
+
+    @classmethod
+    def parse(cls, text: str) -> "WinMethod":
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            names = ", ".join(m.value for m in cls)
+            raise NotationError(f"unknown way of winning {text!r}: use one of {names}") from None
+
+    @property
+    def self_drawn(self) -> bool:
+        """The winning tile came from the wall, not from another player."""
+        return self in (WinMethod.WALL, WinMethod.LOOSE_TILE, WinMethod.LAST_TILE, WinMethod.ORIGINAL_HAND)
+
+
+def parse_wind(text: str, what: str) -> str:
+    letter = text.strip().upper()[:1] if text else ""
+    if letter not in WINDS or len(text.strip()) not in (1, 4, 5):
+        raise NotationError(f"unknown {what} {text!r}: use E, S, W or N")
+    return letter
+
+
+#: Circumstances of the win that the tiles cannot show, as some books score them.
+FLAGS: dict[str, str] = {
+    "kong-on-kong": "the loose tile after a kong made a second kong, and the next loose tile won (Foster limit XV)",
+    "delayed-call": "the player announced a one-tile wait after East's first discard and won unaltered (Foster law 92)",
+    "last-discard": "won on the discard that followed the last tile of the wall (Foster law 89)",
+}
+
+_BRACKET_RE = re.compile(r"(\[[^\]]*\]|\([^)]*\))")
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One player's tiles at the end of a hand, and the circumstances that affect its score."""
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...] = ()
+    bonus: tuple[Tile, ...] = ()
+    winning_tile: Tile | None = None
+    won_by: WinMethod | None = None
+    seat_wind: str = "E"
+    prevailing_wind: str = "E"
+    winner: bool = True
+    flags: frozenset[str] = frozenset()
+    trace: dict[str, Any] | None = field(default=None, compare=False)
+
+    # --- notation -----------------------------------------------------------------------------
+
+    @classmethod
+    def parse(
+        cls,
+        text: str,
+        *,
+        winning_tile: str | Tile | None = None,
+        won_by: str | WinMethod | None = None,
+        seat_wind: str = "E",
+        prevailing_wind: str = "E",
+        winner: bool = True,
+        flags: "frozenset[str] | set[str] | tuple[str, ...]" = frozenset(),
+        check: bool = True,
+    ) -> "Hand":
+        """Read hand notation; raises NotationError or InvalidHandError with every problem."""
+        melds: list[Meld] = []
+        loose: list[Tile] = []
+        pos = 0
+        for match in _BRACKET_RE.finditer(text):
+            loose.extend(parse_tiles(text[pos : match.start()]))
+            melds.append(Meld.parse(match.group(0)))
+            pos = match.end()
+        rest = text[pos:]
+        if any(c in rest for c in "[]()"):
+            raise NotationError(f"unbalanced bracket in {text.strip()!r}: close every [ with ] and ( with )")
+        loose.extend(parse_tiles(rest))
+        if any(t.is_face_down for t in loose):
+            raise InvalidHandError(["a face-down tile (XX) belongs only at the end of a declared kong, e.g. (XX1D1DXX)"])
+        hand = cls(
+            concealed=tuple(sorted(t for t in loose if not t.is_bonus)),
+            melds=tuple(melds),
+            bonus=tuple(sorted(t for t in loose if t.is_bonus)),
+            winning_tile=Tile.parse(winning_tile) if isinstance(winning_tile, str) else winning_tile,
+            won_by=WinMethod.parse(won_by) if isinstance(won_by, str) else won_by,
+            seat_wind=parse_wind(seat_wind, "seat wind"),
+            prevailing_wind=parse_wind(prevailing_wind, "prevailing wind"),
+            winner=winner,
+            flags=frozenset(flags),
+        )
+        if hand.winner and hand.won_by is None:
+            hand = replace(hand, won_by=WinMethod.WALL if hand.winning_tile is None else WinMethod.DISCARD)
+        if check:
+            hand.check()
+        return hand
+
+    def __str__(self) -> str:
+        parts = [format_tiles(self.concealed)] if self.concealed else []
+        parts += [str(m) for m in self.melds]
+        if self.bonus:
+            parts.append(format_tiles(self.bonus))
+        return " ".join(parts)
+
+    # --- what the hand holds ------------------------------------------------------------------
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """Every playing tile, concealed and declared (kongs count four)."""
+        return self.concealed + tuple(t for m in self.melds for t in m.tiles)
+
+    @property
+    def kongs(self) -> tuple[Meld, ...]:
+        return tuple(m for m in self.melds if m.kind is MeldKind.KONG)
+
+    # --- validation ---------------------------------------------------------------------------
+
+    def problems(self) -> list[str]:
+        """Every reason this hand cannot exist at the table (empty when it can)."""
+        found: list[str] = []
+        counts = Counter(self.tiles)
+        for tile, n in sorted(counts.items()):
+            if n > 4:
+                found.append(f"{n} of {tile}: a set has only four of each tile")
+        for tile, n in sorted(Counter(self.bonus).items()):
+            if n > 1:
+                found.append(f"{n} of bonus tile {tile}: a set has only one")
+        for meld in self.melds:
+            if meld.kind is MeldKind.PAIR:
+                found.append(f"{meld} is a pair: only chows, pungs and kongs are declared; leave pairs with the concealed tiles")
+        size = len(self.concealed) + 3 * len(self.melds)
+        expected = 14 if self.winner else 13
+        if size != expected:
+            role = "a winning hand" if self.winner else "a hand that did not win"
+            found.append(
+                f"{role} has {expected} tiles counting each kong as three; this one has {size}"
+            )
+        if self.winning_tile is not None:
+            if not self.winner:
+                found.append("a hand that did not win has no winning tile")
+            elif self.winning_tile.is_bonus or self.winning_tile.is_face_down:
+                found.append(f"the winning tile {self.winning_tile} must be a playing tile")
+            elif self.winning_tile not in self.tiles:
+                found.append(f"the winning tile {self.winning_tile} is not in the hand")
+            elif self.won_by is WinMethod.DISCARD and self._only_in_concealed_kongs(self.winning_tile):
+                found.append(f"the winning tile {self.winning_tile} lies only in a concealed kong, which a discard cannot complete")
+        for flag in sorted(self.flags - FLAGS.keys()):
+            found.append(f"unknown circumstance {flag!r}: use {', '.join(FLAGS)}")
+        if not self.winner and self.won_by is not None:
+            found.append("a hand that did not win was not won by any method: drop --won-by or mark it the winner")
+        for name, wind in (("seat wind", self.seat_wind), ("prevailing wind", self.prevailing_wind)):
+            if wind not in WINDS:
+                found.append(f"unknown {name} {wind!r}: use E, S, W or N")
+        return found
+
+    def _only_in_concealed_kongs(self, tile: Tile) -> bool:
+        elsewhere = tile in self.concealed or any(tile in m.tiles for m in self.melds if not (m.kind is MeldKind.KONG and m.concealed))
+        return not elsewhere
+
+    def check(self) -> "Hand":
+        """Raise InvalidHandError naming every problem; return the hand when there are none."""
+        found = self.problems()
+        if found:
+            raise InvalidHandError(found)
+        return self
+
+    # --- JSON ---------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "schema": SCHEMA_ID,
+            "version": SCHEMA_VERSION,
+            "concealed": [t.code for t in self.concealed],
+            "melds": [
+                {"kind": m.kind.value, "tiles": [t.code for t in m.tiles], "concealed": m.concealed} for m in self.melds
+            ],
+            "bonus": [t.code for t in self.bonus],
+            "winning_tile": self.winning_tile.code if self.winning_tile else None,
+            "won_by": self.won_by.value if self.won_by else None,
+            "seat_wind": self.seat_wind,
+            "prevailing_wind": self.prevailing_wind,
+            "winner": self.winner,
+        }
+        if self.flags:
+            data["flags"] = sorted(self.flags)
+        if self.trace is not None:
+            data["trace"] = self.trace
+        return data
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any, *, check: bool = True) -> "Hand":
+        """Build a hand from its JSON form, validated against the schema file first."""
+        validate_hand_json(data)
+        melds = []
+        for m in data.get("melds", []):
+            meld = Meld.of([Tile.parse(c) for c in m["tiles"]], concealed=bool(m.get("concealed", False)))
+            if meld.kind.value != m["kind"]:
+                raise InvalidHandError([f"meld {format_tiles(meld.tiles)} is a {meld.kind.value}, not a {m['kind']}"])
+            melds.append(meld)
+        concealed = [Tile.parse(c) for c in data.get("concealed", [])]
+        bonus = [Tile.parse(c) for c in data.get("bonus", [])]
+        hand = cls(
+            concealed=tuple(sorted(t for t in concealed if not t.is_bonus)),
+            melds=tuple(melds),
+            bonus=tuple(sorted(bonus + [t for t in concealed if t.is_bonus])),
+            winning_tile=Tile.parse(data["winning_tile"]) if data.get("winning_tile") else None,
+            won_by=WinMethod.parse(data["won_by"]) if data.get("won_by") else None,
+            seat_wind=parse_wind(data.get("seat_wind", "E"), "seat wind"),
+            prevailing_wind=parse_wind(data.get("prevailing_wind", "E"), "prevailing wind"),
+            winner=bool(data.get("winner", True)),
+            flags=frozenset(data.get("flags", [])),
+            trace=data.get("trace"),
+        )
+        return hand.check() if check else hand
+
+    @classmethod
+    def from_json(cls, text: str, *, check: bool = True) -> "Hand":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"the hand file is not valid JSON ({exc.msg} at line {exc.lineno}): fix or re-export it") from None
+        return cls.from_dict(data, check=check)
+
+
+_SCHEMA_CACHE: dict[str, Any] = {}
+
+
+def hand_schema() -> dict[str, Any]:
+    """The versioned JSON Schema of the hand file (``scoring/schema/hand.v1.json``)."""
+    if "hand" not in _SCHEMA_CACHE:
+        _SCHEMA_CACHE["hand"] = json.loads(SCHEMA_PATH.read_text())
+    return _SCHEMA_CACHE["hand"]
+
+
+def validate_hand_json(data: Any) -> None:
+    """Raise InvalidHandError listing every way ``data`` breaks the hand schema."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(hand_schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise InvalidHandError(
+            [f"hand JSON at {'/'.join(str(p) for p in e.absolute_path) or 'top level'}: {e.message}" for e in errors]
+        )

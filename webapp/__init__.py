@@ -1,0 +1,1 @@
+"""Streamlit review-and-correct page."""
