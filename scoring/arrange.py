@@ -6,9 +6,9 @@ thirteen different heads with one paired (Harr's single heads, Foster's thirteen
 and seven pairs (Foster's heavenly twins, when the pairs qualify).
 
 >>> from scoring.hand import Hand
->>> h = Hand.parse("1B1B1B2B3B4B5B6B7B8B9B9B9B5B", winning_tile="5B", won_by="wall")
->>> len(arrangements(h)) > 1
-True
+>>> h = Hand.parse("1B1B2B2B3B3B4B4B5B5B6B6B7B7B", winning_tile="7B", won_by="wall")
+>>> sorted(a.shape.value for a in arrangements(h))
+['seven-pairs', 'standard', 'standard', 'standard']
 """
 
 from __future__ import annotations
@@ -239,10 +239,25 @@ def _is_complete(counts: list[int], declared: int) -> bool:
     return False
 
 
-def waiting_tiles(hand: Hand) -> frozenset[Tile]:
+def _could_complete(counts: list[int], i: int, heads_too: bool) -> bool:
+    """Whether adding kind ``i`` can join a set or pair: a tile alike, or a suit neighbour next to it
+    (every chow holding ``i`` holds ``i - 1`` or ``i + 1``).
+
+    With no declared sets any missing head might complete thirteen different heads.
+    """
+    if counts[i] or (heads_too and i in HEAD_KINDS):
+        return True
+    if i >= 27:
+        return False
+    rank = i % 9
+    return (rank > 0 and counts[i - 1] > 0) or (rank < 8 and counts[i + 1] > 0)
+
+
+def waiting_tiles(hand: Hand, *, enough: int | None = None) -> frozenset[Tile]:
     """The tiles that would have completed this winning hand, had its winning tile been missing.
 
-    Harr's "filling in the only place to win" pays when this is a single tile.
+    Harr's "filling in the only place to win" pays when this is a single tile. ``enough`` stops
+    the search once that many are found (two settle "the only place").
     """
     if hand.winning_tile is None:
         return frozenset()
@@ -259,11 +274,14 @@ def waiting_tiles(hand: Hand) -> frozenset[Tile]:
     counts = _counts(tuple(concealed))
     in_melds = Counter(t for m in melds for t in m.tiles)
     waits = set()
+    heads_too = not melds
     for i, tile in enumerate(PLAYING_TILES):
-        if counts[i] + in_melds[tile] >= 4:
+        if counts[i] + in_melds[tile] >= 4 or not _could_complete(counts, i, heads_too):
             continue
         counts[i] += 1
         if _is_complete(counts, len(melds)):
             waits.add(tile)
         counts[i] -= 1
+        if enough is not None and len(waits) >= enough:
+            break
     return frozenset(waits)

@@ -140,6 +140,13 @@ class ScoreContext:
         """Tiles that would have completed the hand in place of the winning tile."""
         return waiting_tiles(self.hand)
 
+    @cached_property
+    def single_wait(self) -> bool:
+        """Only one tile would have completed the hand (stops looking at the second)."""
+        if "waits" in self.__dict__:
+            return len(self.waits) == 1
+        return len(waiting_tiles(self.hand, enough=2)) == 1
+
     @property
     def fully_concealed(self) -> bool:
         """Nothing declared exposed (concealed kongs allowed) and not finished on a discard."""

@@ -66,6 +66,7 @@ FLAGS: dict[str, str] = {
     "kong-on-kong": "the loose tile after a kong made a second kong, and the next loose tile won (Foster limit XV)",
     "delayed-call": "the player announced a one-tile wait after East's first discard and won unaltered (Foster law 92)",
     "last-discard": "won on the discard that followed the last tile of the wall (Foster law 89)",
+    "first-discard": "won on the first tile played in the hand (Harr Part II, bonus 5: half the limit)",
 }
 
 _BRACKET_RE = re.compile(r"(\[[^\]]*\]|\([^)]*\))")
