@@ -20,10 +20,13 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring.errors import PungChowError
 from scoring.tiles import ALL_CODES
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ANNOTATIONS_FILE = "annotations.json"
 IMAGES_DIR = "images"
@@ -257,6 +260,24 @@ def write_annotations(root: str | Path, images: Iterable[ImageRecord], info: dic
 def write_dataset(dataset: Dataset) -> Path:
     """Write a loaded (possibly edited) dataset's annotations back to its folder."""
     return write_annotations(dataset.root, dataset.images, dataset.info, dataset.licenses)
+
+
+def tile_crop(image: "np.ndarray", tile: TileLabel, size: tuple[int, int] = (48, 64)) -> "np.ndarray":
+    """The tile's face warped upright to ``size`` (width, height) from its quad, or its box when there is none.
+
+    For a classifier stage: a crop from the quad is the face alone, the right way up, whatever the photo's angle.
+    """
+    import cv2
+    import numpy as np
+
+    w, h = size
+    if tile.quad:
+        src = np.float32(tile.quad)
+    else:
+        x, y, bw, bh = tile.bbox
+        src = np.float32([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]])
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def bbox_of(points: Iterable[Point]) -> tuple[float, float, float, float]:

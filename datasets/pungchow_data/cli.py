@@ -1,0 +1,133 @@
+"""``pungchow data ...``: make training data (generate, import-leo), look at it (contact-sheet, stats).
+
+Registered by ``pungchow.cli``; each handler returns an exit code, and user mistakes raise
+PungChowError so the main command prints one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from scoring.errors import PungChowError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from pungchow_data.faces import HOLDOUT_STYLES, STYLES
+
+    data = subparsers.add_parser("data", help="make and inspect training data (synthetic scenes, real photo importers)")
+    sub = data.add_subparsers(dest="data_command", metavar="SUBCOMMAND")
+    def show_help(args: argparse.Namespace) -> int:
+        data.print_help()
+        return 2
+
+    data.set_defaults(func=show_help)
+
+    gen = sub.add_parser("generate", help="render synthetic finished-hand photos with exact labels")
+    gen.add_argument("out", type=Path, help="dataset folder to write (images/ and annotations.json)")
+    gen.add_argument("--count", type=int, default=2000, help="number of scenes (default 2000)")
+    gen.add_argument("--seed", type=int, default=0, help="same seed, same bytes (default 0)")
+    gen.add_argument("--styles", nargs="+", metavar="STYLE", help=f"tile styles to use (default all: {' '.join(STYLES)})")
+    gen.add_argument("--exclude-styles", nargs="+", metavar="STYLE", default=[], help="styles to leave out (hold them out for evaluation)")
+    gen.add_argument("--holdout-styles", action="store_true",
+                     help=f"leave out the held-out styles ({' '.join(HOLDOUT_STYLES)}); render them with --styles ... --split test")
+    gen.add_argument("--split", choices=["train", "val", "test"], help="put every image in this split (e.g. a held-out style test set)")
+    gen.add_argument("--workers", type=int, default=2, help="processes to render with (default 2)")
+    gen.set_defaults(func=_generate)
+
+    leo = sub.add_parser("import-leo", help="import the leo-mahjong-v5 photos, un-stretched to 16:9 and split by scene")
+    leo.add_argument("out", type=Path, help="dataset folder to write")
+    leo.add_argument("--source", type=Path, default=None, help="the export folder (default ../shared/datasets/leo-mahjong-v5 beside the repository)")
+    leo.add_argument("--height", type=int, default=640, help="height of the restored images; width is 16/9 of it (default 640)")
+    leo.set_defaults(func=_import_leo)
+
+    sheet = sub.add_parser("contact-sheet", help="write a PNG of sample images with their labels drawn on")
+    sheet.add_argument("dataset", type=Path)
+    sheet.add_argument("out", type=Path, help="PNG file to write")
+    sheet.add_argument("--count", type=int, default=16)
+    sheet.add_argument("--seed", type=int, default=0)
+    sheet.set_defaults(func=_contact_sheet)
+
+    stats = sub.add_parser("stats", help="count images and tiles per class, split and style of a dataset")
+    stats.add_argument("dataset", type=Path)
+    stats.set_defaults(func=_stats)
+
+    styles = sub.add_parser("styles", help="list the tile styles, or write a sheet of one style's faces")
+    styles.add_argument("--sheet", nargs=2, metavar=("STYLE", "OUT_PNG"))
+    styles.set_defaults(func=_styles)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from pungchow_data.faces import HOLDOUT_STYLES, resolve_styles
+    from pungchow_data.generate import GenerateConfig, generate, summary
+
+    if args.count < 1:
+        raise PungChowError("--count must be at least 1")
+    exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
+    styles = tuple(s.name for s in resolve_styles(args.styles, exclude))
+    config = GenerateConfig(out=args.out, count=args.count, seed=args.seed, styles=styles, split=args.split, workers=max(1, args.workers))
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done % 100 == 0:
+            print(f"\r{done}/{total} scenes", end="", file=sys.stderr, flush=True)
+
+    path, seconds = generate(config, progress)
+    print(file=sys.stderr)
+    s = summary(path)
+    print(f"wrote {s['images']} images, {s['tiles']} tiles to {path} in {seconds:.1f} s")
+    return 0
+
+
+def _import_leo(args: argparse.Namespace) -> int:
+    from pungchow_data.leo import LEO_DIR, import_leo
+
+    path, counts = import_leo(args.out, args.source or LEO_DIR, height=args.height)
+    print(f"wrote {path}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    return 0
+
+
+def _contact_sheet(args: argparse.Namespace) -> int:
+    from pungchow_data.contact import contact_sheet_of
+
+    out = contact_sheet_of(args.dataset, args.out, count=args.count, seed=args.seed)
+    print(f"wrote {out}")
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from pungchow_data.coco import load_dataset
+
+    ds = load_dataset(args.dataset)
+    per_image = Counter(code for im in ds.images for code in {t.code for t in im.tiles})
+    report = {
+        "images": len(ds.images),
+        "tiles": sum(len(im.tiles) for im in ds.images),
+        "splits": dict(Counter(im.split for im in ds.images)),
+        "styles": dict(Counter(im.style for im in ds.images)),
+        "scenes": len({im.scene for im in ds.images}),
+        "tiles_per_class": ds.class_counts(),
+        "images_per_class": {c: per_image.get(c, 0) for c in ds.class_counts()},
+    }
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+def _styles(args: argparse.Namespace) -> int:
+    from pungchow_data.faces import HOLDOUT_STYLES, STYLES, face_sheet
+
+    if args.sheet:
+        name, out = args.sheet
+        if name not in STYLES:
+            raise PungChowError(f"unknown tile style {name!r}: use one of {', '.join(STYLES)}")
+        face_sheet(name).save(out)
+        print(f"wrote {out}")
+        return 0
+    for s in STYLES.values():
+        print(f"{s.name:12s} {'held-out' if s.name in HOLDOUT_STYLES else 'train   '} face {s.face:6s} back {s.back:7s} font {s.font:5s} dots {s.dots:6s} bamboo {s.bamboo:6s} "
+              f"white dragon {s.white_dragon:6s} bonus {s.bonus:9s} corner index {'yes' if s.corner_index else 'no'}"
+              + (f" art fluffystuff/{s.art}" if s.art else ""))
+    return 0
