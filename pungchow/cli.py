@@ -18,7 +18,7 @@ from typing import NoReturn
 from scoring.errors import PungChowError
 
 #: Modules that add sub-commands; an area whose optional dependencies are missing is skipped.
-COMMAND_MODULES = ("scoring.cli", "recognizer.cli", "webapp.cli", "pungchow_data.cli")
+COMMAND_MODULES = ("scoring.cli", "scoring.settle.cli", "recognizer.cli", "webapp.cli", "pungchow_data.cli")
 
 EXIT_USAGE = 2
 

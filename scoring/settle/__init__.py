@@ -1,0 +1,33 @@
+"""Settle the table: four hands in, who pays whom out.
+
+The page and the CLI need three things::
+
+    table = load_table(json_text)      # or Table(...) built directly
+    settlement = settle(table)         # every Payment with its reason and citation
+    settlement.to_dict(); render(settlement)
+
+The who-pays-whom table (``Settlement.grid()``, row pays column) always nets to zero.
+"""
+
+from __future__ import annotations
+
+from scoring.settle.books import check_table, settle
+from scoring.settle.model import (
+    SEATS,
+    Book,
+    Game,
+    Incident,
+    IncidentKind,
+    Payment,
+    Player,
+    Settlement,
+    SettlementError,
+    Table,
+)
+from scoring.settle.render import render, render_grid
+from scoring.settle.tablefile import load_table, table_from_dict, table_schema
+
+__all__ = [
+    "SEATS", "Book", "Game", "Incident", "IncidentKind", "Payment", "Player", "Settlement", "SettlementError",
+    "Table", "check_table", "load_table", "render", "render_grid", "settle", "table_from_dict", "table_schema",
+]

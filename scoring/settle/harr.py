@@ -1,0 +1,104 @@
+"""Harr, *Pung Chow* (1922): settling (Part I), the limit, penalties, washing the tiles (Part II).
+
+Part I: the winner collects his score from each other player, then the three losers settle
+their differences, the highest hand first; East pays and receives double throughout. Part II
+caps every payment at the limit (double the limit where East pays or receives) and adds the
+penalties, washing the tiles and the drawn game. Two and three play "in exactly the same way".
+"""
+
+from __future__ import annotations
+
+from scoring.engine import Citation
+from scoring.rulesets.harr_1922 import washing_the_tiles
+from scoring.settle.core import SettlingRules, seat_order, winner_collects
+from scoring.settle.model import Incident, Payment, Player, SettlementError, Table
+
+BOOK = "Harr, Pung Chow (1922)"
+
+
+def part_one(section: str) -> Citation:
+    return Citation(BOOK, "Part I", section)
+
+
+def part_two(section: str) -> Citation:
+    return Citation(BOOK, "Part II", section)
+
+
+SETTLING = part_one("Settling the Scores (p. 25)")
+EAST_DOUBLE = SETTLING
+EAST_POSITION = part_one("A. East Wind (p. 13)")
+LIMIT = part_two("The Limit Hand (p. 60)")
+DRAW = part_two("Procedure of Play (p. 57): the last 14 tiles are never drawn")
+WASHING = part_two("Washing the Tiles (p. 61)")
+PENALTY_FALSE = part_two("Penalties (p. 67), 1: false Mah-Jongg")
+PENALTY_DISCARD = part_two("Penalties (p. 67), 2: the discard that lets a dangerous hand win")
+TWO_THREE = part_two("Two and Three-Handed Games (p. 76)")
+
+RULES = SettlingRules(BOOK, east_doubles=True, winner_rule=SETTLING, losers_rule=SETTLING,
+                      east_rule=EAST_DOUBLE, limit_rule=LIMIT)
+
+#: The four exposed combinations that make a discard dangerous (Penalties, 2).
+DANGEROUS_CONDITIONS: dict[str, str] = {
+    "one-suit": "nine or more tiles of one suit exposed, and the discard wins a hand all of that suit",
+    "heads": "nine or more heads exposed, and the discard wins a hand all of heads",
+    "dragons": "two sets of dragons exposed, and the discard of the third dragon makes the third set",
+    "winds": "three sets of winds exposed, and the discard of the fourth wind wins",
+}
+
+#: What excuses the discarder (Penalties, 2, the italic exceptions; Note a).
+DISCARD_EXCEPTIONS: dict[str, str] = {
+    "two-doubles-waiting": "the discarder held two complete doubling honors and was waiting for the winning tile himself",
+    "more-than-two-doubles": "the discarder was waiting for the winning tile, which would have given him more than two doubling honors",
+    "no-choice": "the discarder had no choice: he held nothing else to discard (Note a)",
+}
+
+
+def false_mah_jong(table: Table, offender: Player) -> list[Payment]:
+    """The false caller pays each other player half the limit; East receives or pays the full limit."""
+    if table.limit is None:
+        raise SettlementError("a false Mah-Jongg costs half the limit: give the table a limit (Harr, Part II)")
+    if table.limit % 2:
+        raise SettlementError(f"half the limit {table.limit} is not whole points: choose an even limit")
+    payments = []
+    for other in seat_order(table.players):
+        if other is offender:
+            continue
+        if offender.is_east or other.is_east:
+            amount, why = table.limit, "East receives or pays the full limit"
+        else:
+            amount, why = table.limit // 2, "half the limit"
+        payments.append(Payment(offender.name, other.name, amount,
+                                f"{offender.name} called Mah-Jongg on an incomplete hand: {why}", PENALTY_FALSE))
+    return payments
+
+
+def dangerous_discard(table: Table, rules: SettlingRules, winner: Player, discarder: Player, citation: Citation) -> list[Payment]:
+    """The discarder pays the winner his own loss and every other loser's; nothing else is settled."""
+    payments = []
+    for owed in winner_collects(table, rules, winner):
+        if owed.payer == discarder.name:
+            reason = f"his own loss ({owed.reason})"
+        else:
+            reason = f"{owed.payer}'s loss, which the discarder bears ({owed.reason})"
+        payments.append(Payment(discarder.name, winner.name, owed.amount, reason, citation))
+    return payments
+
+
+def check_dangerous_discard(incident: Incident, conditions: dict[str, str], exceptions: dict[str, str], book: str) -> None:
+    if incident.condition not in conditions:
+        raise SettlementError(
+            f"a dangerous discard under {book} needs condition: one of {', '.join(conditions)}, not {incident.condition!r}")
+    if incident.exception is not None and incident.exception not in exceptions:
+        known = ", ".join(exceptions) or "none (the book states no exception)"
+        raise SettlementError(f"unknown exception {incident.exception!r} for {book}; known: {known}")
+
+
+def washing(table: Table, washer: Player, heads: int) -> list[Payment]:
+    """Nine or more different heads in the original hand: each other player pays by the table, East single."""
+    points = washing_the_tiles(heads)
+    if points == 0:
+        raise SettlementError(f"{washer.name} holds {heads} different heads: washing the tiles needs nine or more")
+    return [Payment(other.name, washer.name, points,
+                    f"{washer.name} washed the tiles with {heads} different heads (East neither pays nor collects double)",
+                    WASHING)
+            for other in seat_order(table.players) if other is not washer]

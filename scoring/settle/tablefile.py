@@ -1,0 +1,167 @@
+"""The table file (``scoring/schema/table.v1.json``): validate, score any hands, build a ``Table``.
+
+A player's score is given either as a number (as the book layouts print it) or as a hand per
+``hand.v1.json``, which is scored as a winner or non-winner under the table's rule set.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from scoring.errors import PungChowError
+from scoring.hand import Hand, hand_schema
+from scoring.settle import foster
+from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
+
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "table.v1.json"
+
+_CACHE: dict[str, Any] = {}
+
+
+def table_schema() -> dict[str, Any]:
+    if "table" not in _CACHE:
+        _CACHE["table"] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return _CACHE["table"]
+
+
+def validate_table_json(data: Any) -> None:
+    """Raise SettlementError listing every way ``data`` breaks the table schema (hands included)."""
+    import jsonschema
+    from referencing import Registry, Resource
+
+    hand = hand_schema()
+    registry = Registry().with_resource(hand["$id"], Resource.from_contents(hand))
+    validator = jsonschema.Draft202012Validator(table_schema(), registry=registry)
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise SettlementError("; ".join(
+            f"table JSON at {'/'.join(str(p) for p in e.absolute_path) or 'top level'}: {e.message}" for e in errors))
+
+
+def book_for(data: dict[str, Any]) -> Book:
+    """The book named, else the one the rule set's name belongs to, else Harr."""
+    if "book" in data:
+        return Book(data["book"])
+    rules = str(data.get("rules", "")).lower()
+    for prefix, book in (("harr", Book.HARR), ("foster", Book.FOSTER), ("american", Book.FOSTER), ("british", Book.BRITISH)):
+        if rules.startswith(prefix):
+            return book
+    if rules:
+        raise SettlementError(f"which book settles a game scored under {rules!r}? give book: harr-1922, foster-1924 or british-1920s")
+    return Book.HARR
+
+
+def _rule_set_name(data: dict[str, Any], book: Book) -> str:
+    if "rules" in data:
+        return str(data["rules"])
+    if book is Book.HARR:
+        return "harr-1922-limit" if data.get("limit") is not None else "harr-1922"
+    raise SettlementError(f"hands under {book.value}: name the rule set that scores them (rules: ...; see `pungchow rules`)")
+
+
+def _scoring_options(data: dict[str, Any], rule_set: Any) -> dict[str, Any]:
+    options = dict(data.get("options", {}))
+    known = {o.name for o in rule_set.options}
+    if "limit" in data and "limit" in known:
+        options["limit"] = "none" if data["limit"] is None else data["limit"]
+    return options
+
+
+def _score_hand(name: str, seat: str, raw: dict[str, Any], winner: bool, rules: str, options: dict[str, Any]) -> tuple[int, Any]:
+    from scoring.rulesets import score_hand
+
+    raw = dict(raw)
+    raw.setdefault("seat_wind", seat)
+    raw.setdefault("winner", winner)
+    if raw["seat_wind"] != seat:
+        raise SettlementError(f"{name} sits {SEAT_NAMES[seat]} but the hand says seat_wind {raw['seat_wind']}")
+    if bool(raw["winner"]) != winner:
+        raise SettlementError(f"{name}: the player's winner flag and the hand's disagree; mark the winner once")
+    try:
+        result = score_hand(Hand.from_dict(raw), rules, options)
+    except PungChowError as exc:
+        raise SettlementError(f"{name}'s hand: {exc}") from None
+    return result.total, result
+
+
+def _limit(data: dict[str, Any], book: Book, rule_set: Any, options: dict[str, Any]) -> int | None:
+    if "limit" in data:
+        return data["limit"]
+    if rule_set is not None:
+        value = rule_set.resolve_options(options).get("limit")
+        return None if value is None else int(value)
+    return foster.DEFAULT_LIMIT if book is Book.FOSTER else None
+
+
+def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) -> int | None:
+    """The table's East limit, else the rule set's, unless the table set its own limit (then double it)."""
+    if "east_limit" in data:
+        return data["east_limit"]
+    if "limit" in data and "east_limit" not in options:
+        return None
+    if rule_set is not None:
+        resolved = rule_set.resolve_options(options)
+        for name in ("east_limit", "limit_east"):
+            if resolved.get(name) is not None:
+                return int(resolved[name])
+    return None
+
+
+def table_from_dict(data: Any) -> Table:
+    """Validate a table object and build the ``Table``, scoring the hands it holds."""
+    validate_table_json(data)
+    book = book_for(data)
+    has_hands = any("hand" in p for p in data["players"])
+    rule_set = None
+    options: dict[str, Any] = {}
+    rules = data.get("rules")
+    if has_hands or rules:
+        from scoring.rulesets import get_rule_set
+
+        rules = _rule_set_name(data, book)
+        rule_set = get_rule_set(rules)
+        options = _scoring_options(data, rule_set)
+    players = []
+    for i, raw in enumerate(data["players"]):
+        seat = raw["seat"]
+        name = raw.get("name") or (SEAT_NAMES[seat] if seat else f"player {i + 1}")
+        winner = bool(raw.get("winner", raw.get("hand", {}).get("winner", False)))
+        detail = None
+        if "hand" in raw:
+            if seat is None:
+                raise SettlementError(f"{name} sits out: give no hand")
+            assert rules is not None
+            score, detail = _score_hand(name, seat, raw["hand"], winner, rules, options)
+        elif "score" in raw:
+            score = raw["score"]
+        elif seat is None:
+            score = 0
+        else:
+            raise SettlementError(f"{name} ({SEAT_NAMES[seat]}): give the hand or the score")
+        players.append(Player(name, seat, score, winner, bool(raw.get("dead", False)), detail))
+    incident = None
+    if "incident" in data:
+        raw = data["incident"]
+        heads = raw.get("heads")
+        incident = Incident(IncidentKind(raw["kind"]), raw.get("player"), heads, raw.get("condition"), raw.get("exception"))
+    return Table(
+        players=tuple(players),
+        book=book,
+        game=Game(data.get("game", Game.FOUR.value)),
+        limit=_limit(data, book, rule_set, options),
+        east_limit=_east_limit(data, rule_set, options),
+        incident=incident,
+        rules=rules,
+        source=str(data.get("source", "")),
+    )
+
+
+def load_table(text: str) -> Table:
+    """A table from JSON text; a file that is not JSON is one clear error."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SettlementError(f"the table file is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    return table_from_dict(data)
