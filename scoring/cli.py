@@ -10,7 +10,7 @@ from typing import Any
 from scoring.engine import ScoreResult
 from scoring.errors import NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod
-from scoring.rulesets import get_rule_set, rule_sets, score_all, score_hand
+from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all, score_hand
 
 DEFAULT_RULES = "harr-1922"
 
@@ -60,7 +60,7 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
     )
 
 
-def _print_result(name: str, result: ScoreResult) -> None:
+def _print_result(name: str, result: "ScoreResult | Refusal") -> None:
     print(result.explain())
     for alt in result.alternatives:
         print(f"  (also {alt.arrangement}: {alt.total})")
@@ -80,7 +80,8 @@ def run_score(hand: Hand, args: argparse.Namespace) -> int:
             width = max(len(n) for n in results)
             print("side by side:")
             for name, result in results.items():
-                print(f"  {name:<{width}}  {result.total:>6}")
+                total = "-" if result.total is None else result.total
+                print(f"  {name:<{width}}  {total:>6}" + (f"  {result.reason}" if result.total is None else ""))
         return 0
     result = score_hand(hand, args.rules, options)
     if args.json:
