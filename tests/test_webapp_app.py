@@ -1,0 +1,332 @@
+"""The page itself, driven through Streamlit's AppTest: each flow a player follows."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import streamlit as st
+
+from scoring.api import rule_sets
+from webapp import recognition
+from webapp.review import tiles_in_review_order as rv_order
+
+APP = str(Path(__file__).resolve().parents[1] / "webapp" / "app.py")
+HAND = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
+
+needs_harr = pytest.mark.skipif("harr-1922" not in rule_sets(), reason="the harr-1922 rule set is not installed")
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("PUNGCHOW_DB", str(tmp_path / "history.sqlite3"))
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    assert not at.exception
+    return at
+
+
+class FakeRecognition:
+    """What the recognizer returns for a photo of HAND with one south wind misread as north."""
+
+    def to_json(self) -> dict:
+        codes = ["6C", "7C", "7C", "8C", "8C", "9C", "SW", "NW", "5C", "6C", "7C", "2D", "2D", "2D"]
+        tiles = [{"index": i, "box": [20.0 + 40 * i, 200.0, 36.0, 48.0], "code": c, "confidence": 0.97,
+                  "top3": [{"code": c, "p": 0.97}]} for i, c in enumerate(codes)]
+        tiles[7].update(confidence=0.45, top3=[{"code": "NW", "p": 0.45}, {"code": "SW", "p": 0.41}, {"code": "WW", "p": 0.1}])
+        tiles[3].update(confidence=0.6, top3=[{"code": "8C", "p": 0.6}, {"code": "9C", "p": 0.3}])
+        groups = [{"id": 1, "kind": "concealed", "tiles": list(range(8)), "concealed": True, "in_hand": True},
+                  {"id": 2, "kind": "chow", "tiles": [8, 9, 10], "concealed": False, "in_hand": True},
+                  {"id": 3, "kind": "pung", "tiles": [11, 12, 13], "concealed": False, "in_hand": True}]
+        return {"image": {"width": 640, "height": 480}, "tiles": tiles, "groups": groups, "problems": []}
+
+
+class FakePipeline:
+    @staticmethod
+    def recognize(image: np.ndarray, tileset: str | None = None) -> FakeRecognition:
+        return FakeRecognition()
+
+
+@pytest.fixture
+def fake_reader(monkeypatch: pytest.MonkeyPatch) -> object:
+    """Stands in for the recognizer where its model is not installed; the page's code path is the same."""
+    st.cache_resource.clear()
+    monkeypatch.setattr(recognition, "load_reader", lambda: recognition.Reader(FakePipeline, ()))
+    yield FakePipeline
+    st.cache_resource.clear()
+
+
+def real_reader_and_photo() -> tuple[recognition.Reader, Path] | None:
+    """The shipped recognizer and a sample photo of a whole hand, when both are installed."""
+    fixtures = Path(__file__).parent / "fixtures"
+    photos = (sorted((fixtures / "photos").glob("synth-*.jpg")) + sorted((fixtures / "photos").glob("*.jpg"))
+              + sorted((fixtures / "data" / "synth-sample" / "images").glob("*.jpg")))
+    try:
+        reader = recognition.load_reader()
+    except recognition.ReaderMissing:
+        return None
+    return (reader, photos[0]) if photos else None
+
+
+def errors(at: AppTest) -> list[str]:
+    assert not at.exception, [e.value for e in at.exception]
+    return [e.value for e in at.error]
+
+
+def type_hand(at: AppTest, notation: str = HAND, winning: str = "2D") -> None:
+    at.text_input(key="w_notation").set_value(notation)
+    at.text_input(key="w_typed_winning").set_value(winning)
+    at.button(key="w_use_typed").click()
+    at.run()
+
+
+def score_shown(at: AppTest) -> str:
+    return at.metric[0].value
+
+
+@needs_harr
+def test_typed_hand_is_scored_line_by_line_with_citations(app: AppTest) -> None:
+    type_hand(app)
+    assert errors(app) == []
+    assert score_shown(app) == "22"
+    citations = app.table[0].value["citation"].tolist()
+    assert citations and all("Harr, Pung Chow (1922)" in c for c in citations)
+
+
+@needs_harr
+def test_correcting_a_tile_changes_the_score(app: AppTest) -> None:
+    type_hand(app, "7C8C9C6C7C8CSWSW [2D2D2D] [RDRDRD]", winning="2D")
+    before = score_shown(app)
+    review = app.session_state["review"]
+    red = next(t for t in review.tiles if t.code == "RD")
+    app.selectbox(key=f"w_pick_{app.session_state['review_version']}").set_value(red.id).run()
+    for tile in [t for t in review.tiles if t.code == "RD"]:
+        app.selectbox(key=f"w_pick_{app.session_state['review_version']}").set_value(tile.id).run()
+        app.button(key=f"w_face_{app.session_state['review_version']}_3D").click().run()
+    assert errors(app) == []
+    assert [c.action for c in app.session_state["review"].corrections] == ["replace"] * 3
+    assert score_shown(app) != before
+
+
+@needs_harr
+def test_all_rule_sets_side_by_side(app: AppTest) -> None:
+    type_hand(app)
+    app.selectbox(key="w_rules").set_value("all").run()
+    assert errors(app) == []
+    names = app.table[0].value["name"].tolist()
+    assert "harr-1922" in names and "harr-1922-limit" in names
+
+
+def test_bad_notation_is_a_message_not_a_traceback(app: AppTest) -> None:
+    type_hand(app, "7C8C9Q", winning="")
+    assert any("9Q" in e for e in errors(app))
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("notes.txt", b"shopping list", "not a photo"),
+        ("cut.jpg", b"\xff\xd8\xff\xe0" + b"\0" * 100, "read"),
+        ("huge.jpg", b"\xff\xd8\xff\xe0" + b"\0" * (21 * 1024 * 1024), "limit"),
+    ],
+    ids=["not-an-image", "corrupt", "too-large"],
+)
+def test_bad_upload_keeps_the_page_working(app: AppTest, name: str, data: bytes, message: str) -> None:
+    app.file_uploader(key="w_upload").set_value((name, data, "image/jpeg")).run()
+    assert any(message in e for e in errors(app)), errors(app)
+    type_hand(app)
+    assert app.session_state["review"] is not None
+
+
+def test_photo_without_tiles_read_can_be_filled_by_hand(app: AppTest) -> None:
+    image = np.full((300, 400, 3), 90, np.uint8)
+    app.file_uploader(key="w_upload").set_value(("hand.jpg", cv2.imencode(".jpg", image)[1].tobytes(), "image/jpeg")).run()
+    assert not app.exception
+    assert app.session_state["photo"] is not None and app.session_state["review"] is not None
+    version = app.session_state["review_version"]
+    app.selectbox(key=f"w_add_code_{version}").set_value("RD").run()
+    app.button(key=f"w_add_{version}").click().run()
+    assert "RD" in [t.code for t in app.session_state["review"].tiles]
+
+
+@needs_harr
+def test_history_saved_and_reloaded(app: AppTest) -> None:
+    type_hand(app)
+    app.text_input(key="w_save_title").set_value("Friday")
+    app.text_input(key="w_save_players").set_value("Ann, Bo, Cy, Di")
+    app.button(key="w_save_hand").click().run()
+    assert errors(app) == []
+    assert "Saved as hand 1" in app.success[0].value
+    app.session_state["review"] = None
+    app.switch_page("views/history.py").run()
+    assert errors(app) == []
+    assert app.table[0].value["player"].tolist() == ["Ann"]
+    assert len(app.get("download_button")) == 2, "the game exports as JSON and as CSV"
+    app.button(key="w_load_hand_1").click().run()
+    assert errors(app) == []
+    assert app.session_state["review"] is not None
+    assert any("from the history" in c.value for c in app.caption)
+    assert score_shown(app) == "22"
+
+
+@needs_harr
+def test_marking_a_concealed_kong_changes_the_score(app: AppTest) -> None:
+    type_hand(app, "7C8C9C6C7C8CSWSW [1D1D1D1D] [5C6C7C]", winning="SW")
+    before = score_shown(app)
+    version = app.session_state["review_version"]
+    kong = app.session_state["review"].groups[0].id
+    app.button(key=f"w_ckong_{version}_{kong}").click().run()
+    assert errors(app) == []
+    assert app.session_state["review"].groups[0].concealed
+    assert score_shown(app) != before
+    app.checkbox(key=f"w_concealed_{version}_{kong}_True").uncheck().run()
+    assert not app.session_state["review"].groups[0].concealed
+    assert score_shown(app) == before
+
+
+def test_tile_set_page_explains_what_is_missing(app: AppTest) -> None:
+    app.switch_page("views/tilesets.py").run()
+    assert errors(app) == []
+    app.button(key="w_tileset_add").click().run()
+    assert any("photo" in e for e in errors(app))
+
+
+def photo_bytes() -> bytes:
+    return cv2.imencode(".jpg", np.full((480, 640, 3), (40, 110, 50), np.uint8))[1].tobytes()
+
+
+@needs_harr
+def test_upload_then_correct_a_tile_then_the_score_changes(app: AppTest, fake_reader: object) -> None:
+    app.file_uploader(key="w_upload").set_value(("hand.jpg", photo_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    review = app.session_state["review"]
+    assert len(review.tiles) == 14 and app.session_state["photo"] is not None
+    assert any("NW" in w.value for w in app.warning), "the doubtful tile is listed first"
+    assert any("not a complete hand" in e for e in errors(app)), "a misread hand cannot be scored yet"
+    version = app.session_state["review_version"]
+    assert app.selectbox(key=f"w_pick_{version}").value == 7, "the least sure tile is picked first"
+    app.button(key=f"w_alt_{version}_7_SW").click().run()
+    assert errors(app) == []
+    assert app.session_state["review"].corrections[-1].to_dict() == {"action": "replace", "tile": 7, "was": "NW", "now": "SW"}
+    assert score_shown(app).isdigit()
+    assert app.selectbox(key=f"w_pick_{version}").value == 3, "the next doubtful tile is picked"
+    app.button(key=f"w_confirm_{version}").click().run()
+    assert app.session_state["review"].corrections[-1].action == "confirm"
+    assert not any("Check these first" in w.value for w in app.warning)
+    app.selectbox(key=f"w_winning_{version}_None").set_value(12).run()
+    assert errors(app) == []
+    assert app.session_state["review"].winning_tile == 12
+
+
+def test_upload_read_by_the_real_recognizer(app: AppTest) -> None:
+    found = real_reader_and_photo()
+    if found is None:
+        pytest.skip("the recognizer's model or the sample photos (tests/fixtures/photos) are not installed")
+    _, photo = found
+    app.file_uploader(key="w_upload").set_value((photo.name, photo.read_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    review = app.session_state["review"]
+    assert review is not None and review.tiles, "the sample photo shows tiles"
+    assert all(t.box is not None for t in review.tiles)
+    first = rv_order(review)[0]
+    version = app.session_state["review_version"]
+    app.button(key=f"w_face_{version}_{'1B' if first.code != '1B' else '2B'}").click().run()
+    assert not app.exception
+    assert app.session_state["review"].corrections[-1].action == "replace"
+
+
+@needs_harr
+def test_four_hands_to_the_settlement(app: AppTest) -> None:
+    app.switch_page("views/table.py").run()
+    assert errors(app) == []
+    for i, name in enumerate(["Ann", "Bo", "Cy", "Di"]):
+        app.text_input(key=f"w_player_{i}").set_value(name)
+    app.run()
+    app.text_input(key="w_seat_hand_0").set_value(HAND)
+    app.text_input(key="w_seat_winning_0").set_value("2D")
+    for i in (1, 2, 3):
+        app.text_input(key=f"w_seat_hand_{i}").set_value("1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]")
+    app.selectbox(key="w_east").set_value(1)
+    app.button(key="w_settle").click().run()
+    assert not app.exception
+    scores = app.table[0].value
+    assert scores["player"].tolist() == ["Ann", "Bo", "Cy", "Di"]
+    assert scores["wind"].tolist() == ["North", "East", "South", "West"]
+    assert scores["score"].tolist()[0] == "22"
+    try:
+        importlib.import_module("scoring.settle")
+    except ImportError:
+        assert any("not installed" in e for e in errors(app))
+        return
+    assert errors(app) == []
+    settlement = app.session_state["settlement"]
+    assert sum(settlement["net"].values()) == 0
+    app.text_input(key="w_deal_title").set_value("Friday")
+    app.button(key="w_save_deal").click().run()
+    assert errors(app) == [] and "Saved deal 1" in app.success[0].value
+    app.switch_page("views/history.py").run()
+    assert errors(app) == []
+    assert app.table[0].value["player"].tolist() == ["Ann", "Bo", "Cy", "Di"], "the deal's four hands are kept"
+    assert "Settlements" in [h.value for h in app.subheader]
+
+
+def test_a_seat_hand_read_from_its_photo(app: AppTest, fake_reader: object) -> None:
+    app.switch_page("views/table.py").run()
+    app.file_uploader(key="w_seat_photo_2").set_value(("west.jpg", photo_bytes(), "image/jpeg")).run()
+    assert errors(app) == []
+    assert app.text_input(key="w_seat_hand_2").value == "6C7C7C8C8C9CSWNW [5C6C7C] [2D2D2D]"
+    assert app.session_state["table"].seats[2].photo_sha256
+
+
+@needs_harr
+def test_a_rule_set_option_changes_the_score(app: AppTest) -> None:
+    type_hand(app)
+    app.selectbox(key="w_rules").set_value("harr-1922-limit").run()
+    assert errors(app) == []
+    app.text_input(key="w_opt_harr-1922-limit_limit").set_value("10").run()
+    assert errors(app) == []
+    assert score_shown(app).startswith("10 (capped")
+    app.text_input(key="w_opt_harr-1922-limit_limit").set_value("lots").run()
+    assert any("limit" in e for e in errors(app)), "a bad option value is a message"
+
+
+def test_a_photo_from_the_phone_camera(app: AppTest, fake_reader: object) -> None:
+    app.toggle(key="w_use_camera").set_value(True).run()
+    app.camera_input(key="w_camera").set_value(("shot.jpg", photo_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    assert len(app.session_state["review"].tiles) == 14
+
+
+def layout_photo(rows: list[list[str]]) -> bytes:
+    """One of each face in the layout's rows on a green cloth, drawn by the data generator's renderer."""
+    faces = pytest.importorskip("pungchow_data.faces", reason="the tile-face renderer is not installed")
+    from PIL import Image
+
+    w, h, gap = faces.FACE_W, faces.FACE_H, 30
+    canvas = Image.new("RGB", (gap + 9 * (w + gap), gap + len(rows) * (h + 2 * gap)), (40, 110, 60))
+    for r, row in enumerate(rows):
+        for c, code in enumerate(row):
+            face = Image.fromarray(faces.render_face(faces.STYLES["western"], code))
+            canvas.paste(face, (gap + c * (w + gap), gap + r * (h + 2 * gap)), face)
+    return cv2.imencode(".jpg", cv2.cvtColor(np.asarray(canvas), cv2.COLOR_RGB2BGR))[1].tobytes()
+
+
+def test_calibrate_a_tile_set_from_one_photo(app: AppTest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    try:
+        recognition.load_reader()
+    except recognition.ReaderMissing as exc:
+        pytest.skip(str(exc))
+    monkeypatch.setenv("PUNGCHOW_HOME", str(tmp_path))
+    app.switch_page("views/tilesets.py").run()
+    app.text_input(key="w_tileset_name").set_value("western-test")
+    app.file_uploader(key="w_tileset_photo").set_value(("set.jpg", layout_photo(recognition.default_layout()), "image/jpeg"))
+    app.button(key="w_tileset_add").click().run()
+    assert errors(app) == []
+    assert "western-test" in app.success[0].value
+    app.switch_page("views/hand.py").run()
+    assert "western-test" in app.selectbox(key="w_tileset").options

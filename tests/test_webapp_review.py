@@ -1,0 +1,131 @@
+"""The review state: every correction a player makes, as pure edits with a record."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.api import WinMethod
+from scoring.errors import InvalidHandError, PungChowError
+from webapp import review as rv
+
+HAND = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
+
+
+def recognised() -> rv.Review:
+    """Fourteen tiles as a reader might see them: one doubtful tile, one set declared."""
+    codes = ["6C", "7C", "7C", "8C", "8C", "9C", "SW", "SW", "5C", "6C", "7C", "2D", "2D", "2D"]
+    detections = [
+        {"code": c, "box": (10 * i, 0, 10 * i + 9, 12), "confidence": 0.97, "alternatives": [(c, 0.97), ("1B", 0.01)]}
+        for i, c in enumerate(codes)
+    ]
+    detections[6] = {"code": "NW", "box": (60, 0, 69, 12), "confidence": 0.41, "alternatives": [("NW", 0.41), ("SW", 0.38), ("WW", 0.1)]}
+    return rv.from_detections(detections, groups=[[11, 12, 13], [8, 9, 10]], winning_index=12)
+
+
+def test_typed_hand_round_trips_to_the_scorer() -> None:
+    review = rv.from_notation(HAND, winning="2D", won_by="discard")
+    hand, problems = rv.to_hand(review)
+    assert problems == []
+    assert str(hand) == "6C7C7C8C8C9CSWSW [2D2D2D] [5C6C7C]"
+    assert hand.winning_tile is not None and hand.winning_tile.code == "2D"
+    assert hand.won_by is WinMethod.DISCARD
+
+
+def test_doubtful_tiles_come_first_with_their_alternatives() -> None:
+    review = recognised()
+    assert [t.code for t in rv.tiles_to_check(review)] == ["NW"]
+    assert rv.tiles_in_review_order(review)[0].code == "NW"
+    choices = rv.replacement_choices(review, 6)
+    assert choices[:2] == ["SW", "WW"] and "NW" not in choices and len(choices) == 42
+
+
+def test_replacing_a_tile_fixes_the_hand_and_is_recorded() -> None:
+    review = recognised()
+    assert rv.to_hand(review)[1] == [], "a misread tile still makes fourteen; only scoring will stumble"
+    fixed = rv.replace_tile(review, 6, "SW")
+    hand, problems = rv.to_hand(fixed)
+    assert problems == []
+    assert "SWSW" in str(hand)
+    assert fixed.tile(6).confidence is None and fixed.tile(6).source == "corrected"
+    assert fixed.corrections[-1].to_dict() == {"action": "replace", "tile": 6, "was": "NW", "now": "SW"}
+    assert review.tile(6).code == "NW", "edits never change the review they were given"
+
+
+def test_add_delete_and_move_tiles() -> None:
+    review = rv.from_notation(HAND, winning="2D")
+    added = rv.add_tile(review, "RD")
+    assert len(added.tiles) == len(review.tiles) + 1
+    assert any("15" in p for p in rv.to_hand(added)[1])
+    removed = rv.delete_tile(added, added.tiles[-1].id)
+    assert rv.to_hand(removed)[1] == []
+    pung = removed.groups[0].id
+    moved = rv.move_tile(removed, removed.tiles_in(pung)[0].id, None)
+    assert len(moved.groups) == 2
+    assert any("pair" in p or "2D2D" in p for p in rv.to_hand(moved)[1])
+    assert [c.action for c in moved.corrections] == ["add", "delete", "move"]
+
+
+def test_moving_the_last_tile_out_drops_the_set() -> None:
+    review = rv.from_notation("1B1B1B [2D2D2D]", winner=False)
+    gid = review.groups[0].id
+    for tile in review.tiles_in(gid):
+        review = rv.move_tile(review, tile.id, None)
+    assert review.groups == ()
+
+
+def test_concealed_kong_from_face_down_ends() -> None:
+    review = rv.from_detections(
+        [{"code": c, "confidence": 0.9} for c in ["XX", "1D", "1D", "XX"]]
+        + [{"code": c, "confidence": 0.99} for c in "1B 2B 3B 4B 5B 6B 7B 8B 9B EW EW".split()],
+        groups=[[0, 1, 2, 3]],
+    )
+    with pytest.raises(PungChowError):
+        rv.mark_concealed_kong(rv.add_tile(review, "5C", group=0), 0)
+    kong = rv.mark_concealed_kong(review, 0)
+    hand, problems = rv.to_hand(kong)
+    assert problems == []
+    assert str(hand).endswith("(1D1D1D1D)")
+    exposed = rv.set_concealed(kong, 0, False)
+    assert "[1D1D1D1D]" in str(rv.to_hand(exposed)[0])
+
+
+def test_new_set_and_break_up() -> None:
+    review = rv.from_notation("2D2D2D 7C8C9C6C7C8CSWSW [5C6C7C]", winning="2D")
+    ids = [t.id for t in review.tiles if t.code == "2D"]
+    declared = rv.new_group(review, ids)
+    assert "[2D2D2D]" in str(rv.to_hand(declared)[0])
+    back = rv.dissolve_group(declared, declared.tiles[ids[0]].group)
+    assert str(rv.to_hand(back)[0]) == str(rv.to_hand(review)[0])
+
+
+def test_winning_tile_and_circumstances() -> None:
+    review = rv.from_notation(HAND)
+    tile = next(t for t in review.tiles if t.code == "SW")
+    review = rv.set_winning_tile(review, tile.id)
+    review = rv.set_circumstances(review, won_by="wall", seat_wind="S", prevailing_wind="W", flags=["kong-on-kong"])
+    hand = rv.scoreable_hand(review)
+    assert (hand.winning_tile.code, hand.won_by, hand.seat_wind, hand.prevailing_wind) == ("SW", WinMethod.WALL, "S", "W")
+    assert rv.set_circumstances(review, seat_wind="S") is review, "an unchanged choice is not a correction"
+    with pytest.raises(PungChowError):
+        rv.set_circumstances(review, flags=["lucky-socks"])
+
+
+def test_problems_are_named_not_raised_until_scoring() -> None:
+    review = rv.from_notation("1B1B", winner=True)
+    hand, problems = rv.to_hand(review)
+    assert hand is not None and problems
+    with pytest.raises(InvalidHandError):
+        rv.scoreable_hand(review)
+
+
+def test_a_missing_tile_is_a_clear_error() -> None:
+    with pytest.raises(PungChowError, match="#99"):
+        rv.replace_tile(rv.from_notation(HAND), 99, "1B")
+
+
+def test_not_a_tile_detections_and_guesses_are_dropped() -> None:
+    review = rv.from_detections(
+        [{"code": "NT", "confidence": 0.9}, {"code": "5D", "confidence": 0.6, "alternatives": [("5D", 0.6), ("NT", 0.3), ("6D", 0.1)]}]
+    )
+    assert [t.code for t in review.tiles] == ["5D"]
+    assert review.tiles[0].alternatives == (("5D", 0.6), ("6D", 0.1))

@@ -1,0 +1,85 @@
+"""The table model: seats, winds from who is East, every hand scored for the settlement."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.api import rule_sets
+from scoring.errors import PungChowError
+from webapp import table as tb
+from webapp.scores import breakdown_rows, side_by_side, value_text
+
+WINNER = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
+LOSER = "1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]"
+needs_harr = pytest.mark.skipif("harr-1922" not in rule_sets(), reason="the harr-1922 rule set is not installed")
+
+
+def full_table(east: int = 0, winner: int | None = 0) -> tb.Table:
+    table = tb.new_table(["Ann", "Bo", "Cy", "Di"])
+    table = tb.with_seat(table, 0, notation=WINNER, winning_tile="2D", won_by="discard")
+    for i in (1, 2, 3):
+        table = tb.with_seat(table, i, notation=LOSER)
+    return tb.Table(table.seats, east=east, winner=winner)
+
+
+def test_winds_go_round_from_east() -> None:
+    table = full_table(east=2)
+    assert [table.seat_wind(i) for i in range(4)] == ["W", "N", "E", "S"]
+    assert tb.hand_of(table, 2).seat_wind == "E"
+    assert tb.hand_of(table, 0).winner and not tb.hand_of(table, 1).winner
+
+
+def test_missing_or_wrong_hands_name_the_player() -> None:
+    table = tb.with_seat(full_table(), 3, notation="")
+    with pytest.raises(PungChowError, match="Di has no hand"):
+        tb.hand_of(table, 3)
+    with pytest.raises(PungChowError, match="four players"):
+        tb.score_table(tb.with_seat(full_table(), 1, player="Ann"), "harr-1922")
+
+
+@needs_harr
+def test_every_hand_is_scored() -> None:
+    results = tb.score_table(full_table(), "harr-1922")
+    assert list(results) == ["Ann", "Bo", "Cy", "Di"]
+    assert results["Ann"].total == 22
+    with pytest.raises(PungChowError, match="Bo's hand"):
+        tb.score_table(tb.with_seat(full_table(), 1, notation="1B2B3B"), "harr-1922")
+
+
+@needs_harr
+def test_breakdown_and_side_by_side() -> None:
+    from scoring.api import Hand
+
+    hand = Hand.parse(WINNER, winning_tile="2D", won_by="discard")
+    books = side_by_side(hand)
+    assert {b.rules for b in books} >= {"harr-1922"}
+    harr = next(b for b in books if b.rules == "harr-1922")
+    assert harr.result is not None
+    rows = breakdown_rows(harr.result)
+    assert rows[0]["value"] == "+20" and "Harr" in rows[0]["citation"]
+    assert value_text(harr.result.lines[0]) == "+20"
+
+
+@needs_harr
+def test_settlement_of_a_scored_table() -> None:
+    pytest.importorskip("scoring.settle.model", reason="the settlement is not installed")
+    table = full_table(east=1)
+    results = tb.score_table(table, "harr-1922")
+    settlement = tb.settle_table(table, results, "harr-1922")
+    assert sum(settlement["net"].values()) == 0
+    assert settlement["book"] == "harr-1922"
+    rows = tb.payment_rows(settlement)
+    assert [r["pays"] for r in rows] == ["Ann", "Bo", "Cy", "Di"]
+    assert rows[1]["to Ann"] == 2 * rows[2]["to Ann"], "East (Bo) pays the winner double"
+    assert all(line["citation"] for line in tb.payment_lines(settlement))
+    assert {r["player"] for r in tb.net_rows(settlement)} == {"Ann", "Bo", "Cy", "Di"}
+
+
+@needs_harr
+def test_a_drawn_deal_pays_nothing() -> None:
+    pytest.importorskip("scoring.settle.model", reason="the settlement is not installed")
+    table = tb.with_seat(full_table(winner=None), 0, notation="7C8C9C6C7C8CSWSW5C6C [2D2D2D]")
+    results = tb.score_table(table, "harr-1922")
+    settlement = tb.settle_table(table, results, "harr-1922")
+    assert settlement["payments"] == [] and set(settlement["net"].values()) == {0}
+    assert any("drawn" in note for note in settlement["notes"])

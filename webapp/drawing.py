@@ -1,0 +1,146 @@
+"""Pictures for the page: the photo with every box the reader drew, and small tile faces.
+
+Players recognise tiles by their faces, not by codes, so the palette shows pictures. Faces come
+from the data engineer's renderer (``pungchow_data.faces``) when it is installed, otherwise we
+draw a plain face ourselves with the CJK font.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from webapp.review import LOW_CONFIDENCE, ReviewTile
+
+#: Photos smaller than this on the long side are enlarged before boxes are drawn on them.
+DRAW_LONG_SIDE = 1400
+#: The palette's tile size in pixels (width, height).
+TILE_W, TILE_H = 48, 64
+FACE_STYLE = "hk-serif"
+
+NOTO_DIR = Path("/usr/share/fonts/opentype/noto")
+_NUMERALS = "一二三四五六七八九"
+_HONOURS = {"EW": "東", "SW": "南", "WW": "西", "NW": "北", "RD": "中", "GD": "發", "WD": ""}
+_BONUS = {"1F": "梅", "2F": "蘭", "3F": "菊", "4F": "竹", "1S": "春", "2S": "夏", "3S": "秋", "4S": "冬"}
+_SUIT_INK = {"B": (20, 120, 60), "C": (190, 30, 35), "D": (25, 55, 150)}
+
+SURE = (40, 170, 70)
+UNSURE = (230, 140, 20)
+DOUBTFUL = (220, 40, 40)
+TYPED = (60, 120, 220)
+CHOSEN = (200, 0, 200)
+
+
+@lru_cache(maxsize=8)
+def _font(size: int, cjk: bool) -> ImageFont.ImageFont:
+    """The Noto CJK font where installed, else DejaVu, else PIL's own bitmap font."""
+    candidates = sorted(NOTO_DIR.glob("NotoSerifCJK*.tt*")) + sorted(NOTO_DIR.glob("NotoSansCJK*.tt*")) if cjk else []
+    candidates += [Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")]
+    for path in candidates:
+        try:
+            return ImageFont.truetype(str(path), size)
+        except OSError:
+            continue
+    return ImageFont.load_default()
+
+
+def box_colour(tile: ReviewTile) -> tuple[int, int, int]:
+    """Green when sure, orange when unsure, red when doubtful, blue once the player vouched."""
+    if tile.confidence is None:
+        return TYPED
+    if tile.confidence >= LOW_CONFIDENCE:
+        return SURE
+    return UNSURE if tile.confidence >= LOW_CONFIDENCE / 2 else DOUBTFUL
+
+
+def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int | None = None) -> np.ndarray:
+    """The photo (RGB) with each tile's box, code and confidence; the chosen tile stands out."""
+    img = Image.fromarray(np.ascontiguousarray(image))
+    scale = max(1, min(3, round(DRAW_LONG_SIDE / max(img.size))))
+    if scale > 1:
+        # Small photos are drawn on enlarged: labels stay legible beside small tiles.
+        img = img.resize((img.size[0] * scale, img.size[1] * scale), Image.LANCZOS)
+    draw = ImageDraw.Draw(img)
+    tiles = [replace(t, box=tuple(v * scale for v in t.box)) for t in tiles if t.box is not None]  # type: ignore[misc]
+    widths = sorted(t.box[2] - t.box[0] for t in tiles if t.box is not None)
+    tile_width = widths[len(widths) // 2] if widths else max(img.size) / 20
+    line = max(1, round(tile_width / 30))
+    font = _font(max(9, round(tile_width / 3.2)), cjk=False)
+    for tile in sorted(tiles, key=lambda t: t.id == chosen):
+        assert tile.box is not None
+        x0, y0, x1, y1 = tile.box
+        colour = CHOSEN if tile.id == chosen else box_colour(tile)
+        draw.rectangle((x0, y0, x1, y1), outline=colour, width=line * (3 if tile.id == chosen else 1))
+        text = tile.code if tile.confidence is None else f"{tile.code} {tile.confidence:.0%}"
+        left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+        label_y = max(0, y0 - (bottom - top) - 2 * line)
+        draw.rectangle((x0, label_y, x0 + (right - left) + 2 * line, label_y + (bottom - top) + 2 * line), fill=colour)
+        draw.text((x0 + line - left, label_y + line - top), text, fill=(255, 255, 255), font=font)
+    return np.asarray(img)
+
+
+def _plain_face(code: str) -> Image.Image:
+    """A face drawn from the code alone: the numeral or character, and the suit's letter."""
+    img = Image.new("RGB", (TILE_W * 2, TILE_H * 2), (240, 232, 205))
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((1, 1, TILE_W * 2 - 2, TILE_H * 2 - 2), radius=10, outline=(120, 110, 90), width=3)
+    if code == "XX":
+        draw.rounded_rectangle((6, 6, TILE_W * 2 - 7, TILE_H * 2 - 7), radius=8, fill=(30, 120, 70))
+        return img
+    big = _font(54, cjk=True)
+    small = _font(26, cjk=False)
+    if code in _HONOURS:
+        ink = {"RD": (190, 30, 35), "GD": (20, 120, 60)}.get(code, (25, 25, 30))
+        glyph = _HONOURS[code]
+        if glyph:
+            draw.text((TILE_W, TILE_H), glyph, fill=ink, font=big, anchor="mm")
+        else:
+            draw.rectangle((20, 24, TILE_W * 2 - 21, TILE_H * 2 - 25), outline=(25, 55, 150), width=4)
+    elif code in _BONUS:
+        ink = (20, 120, 60) if code.endswith("F") else (190, 30, 35)
+        draw.text((TILE_W, TILE_H - 8), _BONUS[code], fill=ink, font=big, anchor="mm")
+        draw.text((TILE_W, TILE_H * 2 - 20), code[0], fill=ink, font=small, anchor="mm")
+    else:
+        ink = _SUIT_INK[code[1]]
+        draw.text((TILE_W, TILE_H - 14), _NUMERALS[int(code[0]) - 1], fill=(25, 25, 30), font=big, anchor="mm")
+        suit_word = {"B": "索", "C": "萬", "D": "筒"}[code[1]]
+        draw.text((TILE_W, TILE_H + 36), suit_word, fill=ink, font=_font(34, cjk=True), anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=64)
+def tile_face(code: str) -> Image.Image:
+    """A small picture of one tile face for the palette, drawn once per process."""
+    try:
+        from pungchow_data.faces import STYLES, render_face
+
+        rgba = Image.fromarray(render_face(STYLES[FACE_STYLE], code))
+        face = Image.new("RGB", rgba.size, (255, 255, 255))
+        face.paste(rgba, (0, 0), rgba)
+    except Exception:  # noqa: BLE001 - the renderer is optional and still changing; a plain face will do
+        face = _plain_face(code)
+    return face.resize((TILE_W, TILE_H), Image.LANCZOS)
+
+
+def tile_face_png(code: str) -> bytes:
+    """The face as PNG bytes (what ``st.image`` and the history's export take)."""
+    buf = BytesIO()
+    tile_face(code).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def tile_row(codes: Iterable[str], gap: int = 4) -> Image.Image:
+    """Faces side by side: a set, or the whole hand, as the player would lay it out."""
+    faces = [tile_face(c) for c in codes]
+    if not faces:
+        return Image.new("RGB", (TILE_W, TILE_H), (255, 255, 255))
+    row = Image.new("RGB", (len(faces) * (TILE_W + gap) - gap, TILE_H), (255, 255, 255))
+    for i, face in enumerate(faces):
+        row.paste(face, (i * (TILE_W + gap), 0))
+    return row

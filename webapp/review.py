@@ -1,0 +1,462 @@
+"""What the player checks and corrects before a hand is scored: the review state.
+
+A :class:`Review` holds every tile the recognizer saw (or the player typed), the sets they are
+grouped into, and the circumstances of the win. Every edit is a pure function that returns a
+new review and appends a :class:`Correction`, so the dispute record can show exactly what the
+player changed after the photo was read. The page keeps one review in ``st.session_state``.
+
+>>> r = from_notation("7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]", winning="2D", won_by="discard")
+>>> hand, problems = to_hand(r)
+>>> str(hand), problems
+('6C7C7C8C8C9CSWSW [2D2D2D] [5C6C7C]', [])
+>>> r2 = replace_tile(r, r.tiles[0].id, "9C")
+>>> r2.corrections[-1].action
+'replace'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from scoring.errors import InvalidHandError, NotationError, PungChowError
+from scoring.hand import FLAGS, Hand, WinMethod, parse_wind
+from scoring.melds import Meld
+from scoring.tiles import ALL_CODES, Tile
+
+#: Below this confidence a recognised tile is listed first for the player to check.
+LOW_CONFIDENCE = 0.80
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class ReviewTile:
+    """One tile on the table: its code, where it lies in the photo and how sure the reader was.
+
+    ``confidence`` is None once the player typed or confirmed the tile: a person's word is final.
+    ``group`` is the id of the set it belongs to, or None for the concealed tiles in hand.
+    """
+
+    id: int
+    code: str
+    box: Box | None = None
+    confidence: float | None = None
+    alternatives: tuple[tuple[str, float], ...] = ()
+    group: int | None = None
+    source: str = "typed"  # recognised | typed | added | corrected
+
+    @property
+    def label(self) -> str:
+        sure = "" if self.confidence is None else f" ({self.confidence:.0%})"
+        return f"#{self.id} {self.code}{sure}"
+
+
+@dataclass(frozen=True)
+class ReviewGroup:
+    """A declared set laid out on the table; ``concealed`` marks a concealed kong (or set)."""
+
+    id: int
+    concealed: bool = False
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One change the player made after reading, kept for the dispute record."""
+
+    action: str
+    detail: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, **self.detail}
+
+
+@dataclass(frozen=True)
+class Review:
+    """Everything the page lets the player correct before scoring one hand."""
+
+    tiles: tuple[ReviewTile, ...] = ()
+    groups: tuple[ReviewGroup, ...] = ()
+    winning_tile: int | None = None
+    won_by: WinMethod = WinMethod.DISCARD
+    seat_wind: str = "E"
+    prevailing_wind: str = "E"
+    winner: bool = True
+    flags: frozenset[str] = frozenset()
+    corrections: tuple[Correction, ...] = ()
+    recognised: dict[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def next_id(self) -> int:
+        return max((t.id for t in self.tiles), default=-1) + 1
+
+    @property
+    def next_group_id(self) -> int:
+        return max((g.id for g in self.groups), default=-1) + 1
+
+    def tile(self, tile_id: int) -> ReviewTile:
+        for t in self.tiles:
+            if t.id == tile_id:
+                return t
+        raise PungChowError(f"there is no tile #{tile_id} in this hand any more: pick another")
+
+    def group(self, group_id: int) -> ReviewGroup:
+        for g in self.groups:
+            if g.id == group_id:
+                return g
+        raise PungChowError(f"there is no set {group_id} in this hand any more: pick another")
+
+    def tiles_in(self, group_id: int | None) -> list[ReviewTile]:
+        return [t for t in self.tiles if t.group == group_id]
+
+    def group_label(self, group_id: int | None) -> str:
+        """How the page names a set: its number and its tiles in notation."""
+        if group_id is None:
+            return "Concealed tiles in hand"
+        g = self.group(group_id)
+        body = "".join(t.code for t in self.tiles_in(group_id))
+        position = [x.id for x in self.groups].index(group_id) + 1
+        return f"Set {position} " + (f"({body})" if g.concealed else f"[{body}]")
+
+
+def _check_code(code: str) -> str:
+    canonical = Tile.parse(code).code
+    if canonical not in ALL_CODES:
+        raise NotationError(f"unknown tile code {code!r}")
+    return canonical
+
+
+def _log(review: Review, action: str, **detail: Any) -> tuple[Correction, ...]:
+    return review.corrections + (Correction(action, detail),)
+
+
+def _with_tile(review: Review, tile_id: int, **changes: Any) -> tuple[ReviewTile, ...]:
+    review.tile(tile_id)
+    return tuple(replace(t, **changes) if t.id == tile_id else t for t in review.tiles)
+
+
+def _drop_empty_groups(tiles: tuple[ReviewTile, ...], groups: tuple[ReviewGroup, ...]) -> tuple[ReviewGroup, ...]:
+    used = {t.group for t in tiles}
+    return tuple(g for g in groups if g.id in used)
+
+
+# --- building a review ------------------------------------------------------------------------
+
+
+def from_hand(hand: Hand, *, source: str = "typed") -> Review:
+    """A review of a hand the player typed (or loaded from history): every tile is certain."""
+    tiles: list[ReviewTile] = []
+    groups: list[ReviewGroup] = []
+    winning_id: int | None = None
+    for tile in hand.concealed + hand.bonus:
+        tiles.append(ReviewTile(len(tiles), tile.code, source=source))
+    for gid, meld in enumerate(hand.melds):
+        groups.append(ReviewGroup(gid, concealed=meld.concealed))
+        for tile in meld.tiles:
+            tiles.append(ReviewTile(len(tiles), tile.code, group=gid, source=source))
+    if hand.winning_tile is not None:
+        winning_id = _find_winning(tiles, groups, hand.winning_tile.code)
+    return Review(
+        tiles=tuple(tiles),
+        groups=tuple(groups),
+        winning_tile=winning_id,
+        won_by=hand.won_by or WinMethod.WALL,
+        seat_wind=hand.seat_wind,
+        prevailing_wind=hand.prevailing_wind,
+        winner=hand.winner,
+        flags=hand.flags,
+    )
+
+
+def _find_winning(tiles: Sequence[ReviewTile], groups: Sequence[ReviewGroup], code: str) -> int | None:
+    """The tile that most likely came last: one in hand first, then in an exposed set."""
+    concealed_sets = {g.id for g in groups if g.concealed}
+    for wanted in (lambda t: t.group is None, lambda t: t.group not in concealed_sets, lambda t: True):
+        for t in reversed(tiles):
+            if t.code == code and wanted(t):
+                return t.id
+    return None
+
+
+def from_notation(
+    text: str,
+    *,
+    winning: str | None = None,
+    won_by: str | WinMethod | None = None,
+    seat_wind: str = "E",
+    prevailing_wind: str = "E",
+    winner: bool = True,
+) -> Review:
+    """A review of typed notation; the hand need not be complete yet (the page shows what is missing)."""
+    hand = Hand.parse(
+        text,
+        winning_tile=winning or None,
+        won_by=won_by if winner else None,
+        seat_wind=seat_wind,
+        prevailing_wind=prevailing_wind,
+        winner=winner,
+        check=False,
+    )
+    return from_hand(hand)
+
+
+def from_detections(
+    detections: Iterable[dict[str, Any]],
+    groups: Iterable[Iterable[int]] = (),
+    concealed_groups: Iterable[int] = (),
+    *,
+    winning_index: int | None = None,
+    recognised: dict[str, Any] | None = None,
+) -> Review:
+    """A review of what the recognizer read from a photo.
+
+    ``detections`` are dicts with ``code``, ``box`` (x0, y0, x1, y1), ``confidence`` and
+    ``alternatives`` ([(code, confidence), ...], best first); ``groups`` lists the detection
+    indices of each declared set and ``concealed_groups`` the positions of concealed ones.
+    """
+    group_of: dict[int, int] = {}
+    review_groups: list[ReviewGroup] = []
+    hidden = set(concealed_groups)
+    for gid, members in enumerate(groups):
+        review_groups.append(ReviewGroup(gid, concealed=gid in hidden))
+        for index in members:
+            group_of[index] = gid
+    tiles: list[ReviewTile] = []
+    for i, det in enumerate(detections):
+        if str(det["code"]) not in ALL_CODES:
+            continue  # the reader's own "not a tile": nothing for the player to check
+        box = det.get("box")
+        tiles.append(
+            ReviewTile(
+                id=i,
+                code=str(det["code"]),
+                box=tuple(int(round(v)) for v in box) if box is not None else None,  # type: ignore[arg-type]
+                confidence=float(det.get("confidence", 1.0)),
+                alternatives=tuple((str(c), float(p)) for c, p in det.get("alternatives", ()) if str(c) in ALL_CODES)[:3],
+                group=group_of.get(i),
+                source="recognised",
+            )
+        )
+    used = {t.group for t in tiles}
+    review_groups = [g for g in review_groups if g.id in used]
+    review = Review(tiles=tuple(tiles), groups=tuple(review_groups), recognised=recognised)
+    if winning_index is not None and any(t.id == winning_index for t in tiles):
+        review = replace(review, winning_tile=winning_index)
+    return review
+
+
+# --- what to check first ----------------------------------------------------------------------
+
+
+def tiles_to_check(review: Review, threshold: float = LOW_CONFIDENCE) -> list[ReviewTile]:
+    """Recognised tiles the reader was unsure of, least sure first."""
+    unsure = [t for t in review.tiles if t.confidence is not None and t.confidence < threshold]
+    return sorted(unsure, key=lambda t: (t.confidence, t.id))
+
+
+def tiles_in_review_order(review: Review) -> list[ReviewTile]:
+    """Every tile, least sure first; tiles the player already vouched for come last."""
+    return sorted(review.tiles, key=lambda t: (t.confidence is None, t.confidence or 0.0, t.id))
+
+
+def replacement_choices(review: Review, tile_id: int) -> list[str]:
+    """The codes to offer for a tile: the reader's top-3 first, then every other face."""
+    tile = review.tile(tile_id)
+    first = [c for c, _ in tile.alternatives if c != tile.code]
+    return first + [c for c in ALL_CODES if c not in first and c != tile.code]
+
+
+# --- edits ------------------------------------------------------------------------------------
+
+
+def replace_tile(review: Review, tile_id: int, code: str) -> Review:
+    """The player says this tile is really ``code``."""
+    old = review.tile(tile_id)
+    new_code = _check_code(code)
+    if new_code == old.code and old.confidence is None:
+        return review
+    tiles = _with_tile(review, tile_id, code=new_code, confidence=None, source="corrected")
+    return replace(review, tiles=tiles, corrections=_log(review, "replace", tile=tile_id, was=old.code, now=new_code))
+
+
+def confirm_tile(review: Review, tile_id: int) -> Review:
+    """The player checked a doubtful tile and the reader was right."""
+    old = review.tile(tile_id)
+    if old.confidence is None:
+        return review
+    tiles = _with_tile(review, tile_id, confidence=None, source="confirmed")
+    return replace(review, tiles=tiles, corrections=_log(review, "confirm", tile=tile_id, code=old.code))
+
+
+def add_tile(review: Review, code: str, group: int | None = None) -> Review:
+    """A tile the reader missed; it goes into hand, or into the set ``group``."""
+    new_code = _check_code(code)
+    if group is not None:
+        review.group(group)
+    tile = ReviewTile(review.next_id, new_code, group=group, source="added")
+    return replace(review, tiles=review.tiles + (tile,), corrections=_log(review, "add", tile=tile.id, code=new_code, group=group))
+
+
+def delete_tile(review: Review, tile_id: int) -> Review:
+    """A false detection (a shadow, a tile from the next player's rack)."""
+    old = review.tile(tile_id)
+    tiles = tuple(t for t in review.tiles if t.id != tile_id)
+    return replace(
+        review,
+        tiles=tiles,
+        groups=_drop_empty_groups(tiles, review.groups),
+        winning_tile=None if review.winning_tile == tile_id else review.winning_tile,
+        corrections=_log(review, "delete", tile=tile_id, code=old.code),
+    )
+
+
+def move_tile(review: Review, tile_id: int, group: int | None) -> Review:
+    """Put a tile into another set, or back among the concealed tiles (``group=None``)."""
+    old = review.tile(tile_id)
+    if group is not None:
+        review.group(group)
+    if old.group == group:
+        return review
+    tiles = _with_tile(review, tile_id, group=group)
+    return replace(
+        review,
+        tiles=tiles,
+        groups=_drop_empty_groups(tiles, review.groups),
+        corrections=_log(review, "move", tile=tile_id, code=old.code, was=old.group, now=group),
+    )
+
+
+def new_group(review: Review, tile_ids: Sequence[int], *, concealed: bool = False) -> Review:
+    """Declare a new set from these tiles (an exposed pung the reader took for tiles in hand)."""
+    if not tile_ids:
+        raise PungChowError("pick the tiles of the new set first")
+    for tid in tile_ids:
+        review.tile(tid)
+    gid = review.next_group_id
+    chosen = set(tile_ids)
+    tiles = tuple(replace(t, group=gid) if t.id in chosen else t for t in review.tiles)
+    groups = _drop_empty_groups(tiles, review.groups + (ReviewGroup(gid, concealed),))
+    return replace(
+        review, tiles=tiles, groups=groups,
+        corrections=_log(review, "new-set", group=gid, tiles=sorted(chosen), concealed=concealed),
+    )
+
+
+def dissolve_group(review: Review, group: int) -> Review:
+    """These tiles were never declared: they go back into hand."""
+    review.group(group)
+    tiles = tuple(replace(t, group=None) if t.group == group else t for t in review.tiles)
+    groups = tuple(g for g in review.groups if g.id != group)
+    return replace(review, tiles=tiles, groups=groups, corrections=_log(review, "dissolve-set", group=group))
+
+
+def set_concealed(review: Review, group: int, concealed: bool) -> Review:
+    """Mark a set exposed or concealed (a concealed kong shows its faces only in the middle)."""
+    old = review.group(group)
+    if old.concealed == concealed:
+        return review
+    groups = tuple(replace(g, concealed=concealed) if g.id == group else g for g in review.groups)
+    return replace(review, groups=groups, corrections=_log(review, "concealed" if concealed else "exposed", group=group))
+
+
+def mark_concealed_kong(review: Review, group: int) -> Review:
+    """Mark a set of four as a concealed kong; face-down ends take the face shown in the middle."""
+    members = review.tiles_in(group)
+    faces = {t.code for t in members if t.code != "XX"}
+    if len(members) != 4 or len(faces) != 1:
+        raise PungChowError(
+            f"{review.group_label(group)} is not a kong: a concealed kong is four alike, the ends may lie face down"
+        )
+    return set_concealed(review, group, True)
+
+
+def set_winning_tile(review: Review, tile_id: int | None) -> Review:
+    """Which tile completed the hand (several rules and the discard check depend on it)."""
+    if tile_id is not None:
+        review.tile(tile_id)
+    if review.winning_tile == tile_id:
+        return review
+    return replace(review, winning_tile=tile_id, corrections=_log(review, "winning-tile", tile=tile_id))
+
+
+def set_circumstances(
+    review: Review,
+    *,
+    won_by: str | WinMethod | None = None,
+    seat_wind: str | None = None,
+    prevailing_wind: str | None = None,
+    winner: bool | None = None,
+    flags: Iterable[str] | None = None,
+) -> Review:
+    """How the hand was won and where the player sat; only what changed is logged."""
+    changes: dict[str, Any] = {}
+    if won_by is not None:
+        changes["won_by"] = WinMethod.parse(won_by) if isinstance(won_by, str) else won_by
+    if seat_wind is not None:
+        changes["seat_wind"] = parse_wind(seat_wind, "seat wind")
+    if prevailing_wind is not None:
+        changes["prevailing_wind"] = parse_wind(prevailing_wind, "prevailing wind")
+    if winner is not None:
+        changes["winner"] = bool(winner)
+    if flags is not None:
+        unknown = set(flags) - FLAGS.keys()
+        if unknown:
+            raise PungChowError(f"unknown circumstance {sorted(unknown)[0]!r}: use {', '.join(FLAGS)}")
+        changes["flags"] = frozenset(flags)
+    changed = {k: v for k, v in changes.items() if getattr(review, k) != v}
+    if not changed:
+        return review
+    logged = {k: (v.value if isinstance(v, WinMethod) else sorted(v) if isinstance(v, frozenset) else v) for k, v in changed.items()}
+    return replace(review, **changed, corrections=_log(review, "circumstances", **logged))
+
+
+# --- to the scorer ----------------------------------------------------------------------------
+
+
+def to_hand(review: Review) -> tuple[Hand | None, list[str]]:
+    """The hand as the scorer reads it, and every problem that stops it being scored.
+
+    A hand with problems is still returned when its sets can be built, so the page can show it.
+    """
+    problems: list[str] = []
+    melds: list[Meld] = []
+    for g in review.groups:
+        members = [Tile(t.code) for t in review.tiles_in(g.id)]
+        try:
+            melds.append(Meld.of(members, concealed=g.concealed))
+        except PungChowError as exc:
+            problems.append(f"{review.group_label(g.id)}: {exc}")
+    loose = [Tile(t.code) for t in review.tiles_in(None)]
+    if any(t.is_face_down for t in loose):
+        problems.append("a face-down tile (XX) lies among the concealed tiles: put it in its kong, or delete it")
+    loose = [t for t in loose if not t.is_face_down]
+    winning: Tile | None = None
+    if review.winner and review.winning_tile is not None:
+        code = review.tile(review.winning_tile).code
+        winning = Tile(code) if code != "XX" else None
+    hand = Hand(
+        concealed=tuple(sorted(t for t in loose if not t.is_bonus)),
+        melds=tuple(melds),
+        bonus=tuple(sorted(t for t in loose if t.is_bonus)),
+        winning_tile=winning,
+        won_by=review.won_by if review.winner else None,
+        seat_wind=review.seat_wind,
+        prevailing_wind=review.prevailing_wind,
+        winner=review.winner,
+        flags=review.flags,
+    )
+    problems += hand.problems()
+    return hand, problems
+
+
+def scoreable_hand(review: Review) -> Hand:
+    """The hand, or InvalidHandError naming everything still to fix."""
+    hand, problems = to_hand(review)
+    if problems or hand is None:
+        raise InvalidHandError(problems)
+    return hand
+
+
+def corrections_as_dicts(review: Review) -> list[dict[str, Any]]:
+    return [c.to_dict() for c in review.corrections]

@@ -1,0 +1,69 @@
+"""The keys the page keeps in ``st.session_state``: everything the player has read in or corrected.
+
+Streamlit reruns the page script on every click, so what the player did must live here, under
+these names and nowhere else:
+
+``review``           the :class:`webapp.review.Review` being checked on the *Score a hand* page
+``photo``            the :class:`webapp.photos.Photo` it was read from (None for a typed hand)
+``photo_key``        sha256 (and tile set) of the last upload read, so a rerun does not read it twice
+``review_version``   counts the hands put up for review; widget keys carry it so a new hand starts clean
+``message``          a player's mistake caught in a button's callback, shown once on the next run
+``picked_tile``      id of the tile the player is fixing (None: none picked)
+``rules``            the rule-set name chosen, or :data:`ALL_RULES` for every book side by side
+``rule_options``     {rule-set name: {option name: value}} as the player set them
+``table``            the four :class:`webapp.table.Seat` of the *Settle the table* page
+``settlement``       the last settlement worked out there (its ``to_dict()``), or None
+``settle_asked``     the player pressed *Settle*; the settlement follows every later edit
+``history_path``     the SQLite file (``--db``; default :func:`webapp.history.default_db_path`)
+``game_id``          the game being recorded, or None before one is started
+``loaded_hand``      id of the hand reloaded from the history onto *Score a hand* (None: a new hand)
+
+Widget keys start with ``w_`` and are never read outside the page that draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+REVIEW = "review"
+PHOTO = "photo"
+PHOTO_KEY = "photo_key"
+PICKED_TILE = "picked_tile"
+REVIEW_VERSION = "review_version"
+MESSAGE = "message"
+RULES = "rules"
+RULE_OPTIONS = "rule_options"
+TABLE = "table"
+SETTLEMENT = "settlement"
+SETTLE_ASKED = "settle_asked"
+HISTORY_PATH = "history_path"
+GAME_ID = "game_id"
+LOADED_HAND = "loaded_hand"
+
+#: The choice that scores the hand under every rule set side by side.
+ALL_RULES = "all"
+DEFAULT_RULES = "harr-1922"
+
+DEFAULTS: dict[str, Any] = {
+    REVIEW: None,
+    PHOTO: None,
+    PHOTO_KEY: None,
+    PICKED_TILE: None,
+    REVIEW_VERSION: 0,
+    RULES: DEFAULT_RULES,
+    RULE_OPTIONS: {},
+    TABLE: None,
+    SETTLEMENT: None,
+    SETTLE_ASKED: False,
+    HISTORY_PATH: None,
+    GAME_ID: None,
+    LOADED_HAND: None,
+}
+
+
+def init(session: MutableMapping[str, Any]) -> None:
+    """Give every documented key its starting value, leaving what the player already set."""
+    for key, value in DEFAULTS.items():
+        if key not in session:
+            session[key] = value.copy() if isinstance(value, dict) else value

@@ -1,0 +1,148 @@
+"""The table at the end of a deal: four players, who is East, who went out, and each hand.
+
+Every hand is scored (the losers' too: in the classic books everybody scores and pays the
+differences), then the settlement says who pays whom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from scoring.api import Hand, ScoreResult
+from scoring.errors import PungChowError
+from scoring.tiles import WINDS
+from webapp.scores import score_one
+
+SEATS = 4
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player at the table and the hand they showed (typed, or read from their photo)."""
+
+    player: str
+    notation: str = ""
+    winning_tile: str = ""
+    won_by: str = "discard"
+    photo_sha256: str | None = None
+    thumbnail: bytes | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Table:
+    """The deal as the settlement needs it."""
+
+    seats: tuple[Seat, ...]
+    east: int = 0
+    winner: int | None = 0
+    prevailing_wind: str = "E"
+
+    def seat_wind(self, index: int) -> str:
+        """Winds go round the table from East in the order the players sit."""
+        return WINDS[(index - self.east) % SEATS]
+
+    @property
+    def players(self) -> list[str]:
+        return [s.player for s in self.seats]
+
+
+def new_table(players: Sequence[str] = ("Player 1", "Player 2", "Player 3", "Player 4")) -> Table:
+    return Table(seats=tuple(Seat(p) for p in players))
+
+
+def with_seat(table: Table, index: int, **changes: Any) -> Table:
+    seats = list(table.seats)
+    seats[index] = replace(seats[index], **changes)
+    return replace(table, seats=tuple(seats))
+
+
+def check_players(table: Table) -> None:
+    names = [s.player.strip() for s in table.seats]
+    if len(names) != SEATS or not all(names) or len(set(names)) != SEATS:
+        raise PungChowError("name the four players, each differently")
+
+
+def hand_of(table: Table, index: int) -> Hand:
+    """The hand this seat showed, with its wind, the round's wind and whether it went out."""
+    seat = table.seats[index]
+    if not seat.notation.strip():
+        raise PungChowError(f"{seat.player} has no hand yet: type it or read it from a photo")
+    won = table.winner == index
+    try:
+        return Hand.parse(
+            seat.notation,
+            winning_tile=(seat.winning_tile.strip() or None) if won else None,
+            won_by=seat.won_by if won else None,
+            seat_wind=table.seat_wind(index),
+            prevailing_wind=table.prevailing_wind,
+            winner=won,
+        )
+    except PungChowError as exc:
+        raise PungChowError(f"{seat.player}'s hand: {exc}") from None
+
+
+def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = None) -> dict[str, ScoreResult]:
+    """Every player's score under one rule set, by player name."""
+    check_players(table)
+    results: dict[str, ScoreResult] = {}
+    for i, seat in enumerate(table.seats):
+        try:
+            results[seat.player] = score_one(hand_of(table, i), rules, options)
+        except PungChowError as exc:
+            if str(exc).startswith(seat.player):
+                raise
+            raise PungChowError(f"{seat.player}'s hand: {exc}") from None
+    return results
+
+
+def _settlement_api() -> Any:
+    """The scoring package's settlement (``scoring.settle``): ``settle`` and its table model."""
+    try:
+        import scoring.settle as api
+    except ImportError:
+        raise PungChowError("settling the table is not installed yet: the scores above are each player's") from None
+    return api
+
+
+def book_for(rules: str, books: Any) -> Any:
+    """Which book's settling goes with a rule set: Foster's and the British fragment have their own, the rest Harr's."""
+    for book in books:
+        if rules.startswith(book.value.split("-")[0]):
+            return book
+    return books("harr-1922")
+
+
+def settle_table(table: Table, results: Mapping[str, ScoreResult], rules: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Who pays whom, worked out by the scoring package's settlement; returns its ``to_dict()``.
+
+    A deal nobody won is a drawn game: nothing is paid.
+    """
+    api = _settlement_api()
+    limit = dict(next(iter(results.values())).best.options).get("limit") if results else None
+    players = tuple(
+        api.Player(name, table.seat_wind(i), int(results[name].total), winner=table.winner == i)
+        for i, name in enumerate(table.players)
+    )
+    incident = api.Incident(api.IncidentKind.DRAWN_GAME) if table.winner is None else None
+    settled = api.settle(api.Table(players, book=book_for(rules, api.Book), limit=limit, incident=incident,
+                                   rules=rules, source="pungchow app"))
+    return dict(settled.to_dict())
+
+
+def payment_rows(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The who-pays-whom table: one row per payer, one column per receiver."""
+    grid = settlement.get("table") or {}
+    names = list(grid.get("players", []))
+    return [{"pays": payer, **{f"to {payee}": row[j] for j, payee in enumerate(names)}} for payer, row in zip(names, grid.get("pays", []))]
+
+
+def payment_lines(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every payment with why it is due and where the book says so."""
+    return [{"from": p["from"], "to": p["to"], "amount": p["amount"], "why": p["why"], "citation": p["citation"]}
+            for p in settlement.get("payments", [])]
+
+
+def net_rows(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [{"player": p, "net": v} for p, v in (settlement.get("net") or {}).items()]

@@ -1,0 +1,101 @@
+"""History: every game and hand kept, each hand a dispute record; reload a hand, export a game."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from scoring.hand import Hand
+from webapp import state
+from webapp.history import HandRecord
+from webapp.review import Correction, from_hand
+from webapp.table import net_rows, payment_lines, payment_rows
+from webapp.widgets import history, user_errors
+
+
+def new_game_form() -> None:
+    with st.form("w_new_game_form"):
+        title = st.text_input("Title", placeholder="Friday at the Lees'", key="w_new_game_title")
+        names = [st.text_input(f"{wind} player", key=f"w_new_game_{wind}") for wind in ("East", "South", "West", "North")]
+        if st.form_submit_button("Start the game", key="w_new_game"):
+            game = history().new_game(title, names)
+            st.session_state[state.GAME_ID] = game.id
+            st.success(f"Game {game.id} started: {game.title}")
+
+
+def load_into_review(record: HandRecord) -> None:
+    """Put a kept hand back on the *Score a hand* page, with the corrections it was saved with."""
+    review = from_hand(Hand.from_dict(record.hand, check=False))
+    corrections = tuple(Correction(c.get("action", "?"), {k: v for k, v in c.items() if k != "action"}) for c in record.corrections)
+    st.session_state[state.REVIEW] = replace(review, corrections=corrections, recognised=record.recognised)
+    st.session_state[state.PHOTO] = None
+    st.session_state[state.PICKED_TILE] = None
+    st.session_state[state.REVIEW_VERSION] = st.session_state.get(state.REVIEW_VERSION, 0) + 1
+    st.session_state[state.LOADED_HAND] = record.id
+    if record.rule_set:
+        st.session_state[state.RULES] = record.rule_set
+        st.session_state[state.RULE_OPTIONS][record.rule_set] = dict(record.options)
+
+
+def show_record(record: HandRecord) -> None:
+    cols = st.columns([1, 2])
+    if record.thumbnail:
+        cols[0].image(record.thumbnail, caption=f"photo {record.photo_name or ''} sha256 {record.photo_sha256[:12] if record.photo_sha256 else ''}…")
+    else:
+        cols[0].caption("typed hand: no photo")
+    with cols[1]:
+        st.markdown(f"**{record.player}**, deal {record.deal}: `{record.notation}`")
+        st.markdown(f"Rule set **{record.rule_set}** version {record.rule_version}, options `{record.options}`")
+        if record.score:
+            st.markdown(f"Arrangement `{record.score.get('arrangement')}`: **{record.score.get('total')}**")
+            st.table([{"value": line.get("points") if not line.get("doubles") else f"x{2 ** line['doubles']}",
+                       "for": line.get("description"), "citation": line.get("citation")} for line in record.score.get("lines", [])])
+        st.markdown(f"Corrections after reading: {len(record.corrections)}")
+        if record.corrections:
+            st.json(record.corrections, expanded=False)
+        if record.recognised:
+            with st.expander("What the reader saw"):
+                st.json(record.recognised, expanded=False)
+        if st.button("Load into Score a hand", key=f"w_load_hand_{record.id}"):
+            load_into_review(record)
+            st.switch_page("views/hand.py")
+
+
+st.title("History")
+with user_errors():
+    store = history()
+    st.caption(f"History file: `{store.path}`")
+    games = store.games()
+    with st.expander("Start a new game", expanded=not games):
+        new_game_form()
+        games = store.games()
+    if not games:
+        st.info("No game recorded yet: save a scored hand, or start a game above.")
+        st.stop()
+    ids = [g.id for g in games]
+    current = st.session_state[state.GAME_ID] if st.session_state[state.GAME_ID] in ids else ids[0]
+    titles = {g.id: f"{g.title} — {', '.join(g.players)} ({g.created_at[:10]})" for g in games}
+    game_id = st.selectbox("Game", ids, index=ids.index(current), key="w_history_game", format_func=titles.get)
+    st.session_state[state.GAME_ID] = game_id
+    hands = store.hands(game_id)
+    settlements = store.settlements(game_id)
+    cols = st.columns(2)
+    cols[0].download_button("Export game as JSON", store.export_json(game_id), file_name=f"pungchow-game-{game_id}.json",
+                            mime="application/json", key="w_export_json")
+    cols[1].download_button("Export game as CSV", store.export_csv(game_id), file_name=f"pungchow-game-{game_id}.csv",
+                            mime="text/csv", key="w_export_csv")
+    st.subheader(f"Hands ({len(hands)})")
+    if hands:
+        st.table([{"hand": h.id, "deal": h.deal, "player": h.player, "tiles": h.notation, "rule set": f"{h.rule_set} v{h.rule_version}",
+                   "score": h.total, "corrections": len(h.corrections), "photo": (h.photo_sha256 or "")[:12]} for h in hands])
+        picked = st.selectbox("Open a hand", [h.id for h in hands], key="w_history_hand",
+                              format_func=lambda i: next(f"hand {h.id}: {h.player}, deal {h.deal}, {h.total}" for h in hands if h.id == i))
+        show_record(next(h for h in hands if h.id == picked))
+    if settlements:
+        st.subheader("Settlements")
+        for s in settlements:
+            with st.expander(f"Deal {s.deal} ({s.rule_set} v{s.rule_version}), East: {s.east or '?'}"):
+                st.table(payment_rows(s.settlement))
+                st.table(net_rows(s.settlement))
+                st.table(payment_lines(s.settlement))

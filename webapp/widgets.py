@@ -1,0 +1,114 @@
+"""Pieces of page shared by several pages: error display, cached resources, the rule-set chooser
+and the score breakdown. Only drawing and widgets here; the logic they show lives in plain modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import streamlit as st
+
+from scoring.api import Option, ScoreResult, get_rule_set, rule_sets
+from scoring.errors import PungChowError
+from webapp import recognition, state
+from webapp.history import History, default_db_path
+from webapp.scores import alternative_rows, breakdown_rows, total_text
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Show a player's mistake (bad notation, impossible hand, bad photo) as a message, not a traceback."""
+    try:
+        yield
+    except PungChowError as exc:
+        st.error(str(exc))
+
+
+@st.cache_resource(show_spinner=False)
+def open_history(path: str) -> History:
+    """One store per file for the whole server; SQLite connections are opened per call."""
+    return History(path)
+
+
+@st.cache_resource(show_spinner=False)
+def reader() -> recognition.Reader:
+    """The recognizer with its ONNX sessions, loaded once per server (looked up on the module at
+    call time, so a test can stand in for it)."""
+    return recognition.load_reader()
+
+
+def history() -> History:
+    """The history the page records into (``--db``, else the user's data directory)."""
+    if not st.session_state.get(state.HISTORY_PATH):
+        st.session_state[state.HISTORY_PATH] = str(default_db_path())
+    return open_history(st.session_state[state.HISTORY_PATH])
+
+
+def _option_widget(rules: str, option: Option, current: Any) -> Any:
+    key = f"w_opt_{rules}_{option.name}"
+    label = option.name.replace("_", " ")
+    if isinstance(option.default, bool) or option.choices == (True, False):
+        return st.checkbox(label, value=bool(current), help=option.help, key=key)
+    if option.choices:
+        choices = list(option.choices)
+        index = choices.index(current) if current in choices else 0
+        return st.selectbox(label, choices, index=index, help=option.help, key=key, format_func=lambda v: "none" if v is None else str(v))
+    if option.name == "limit" or isinstance(option.default, int) or option.default is None:
+        text = st.text_input(label, value="none" if current is None else str(current), help=option.help + " ('none' for no limit)" if option.name == "limit" else option.help, key=key)
+        return option.parse(text)
+    return option.parse(st.text_input(label, value=str(current), help=option.help, key=key))
+
+
+def rule_set_chooser(*, allow_all: bool = True, key: str = "w_rules") -> str | None:
+    """Pick a rule set (or all side by side) and its options; returns the name, or None when none exists."""
+    sets = rule_sets()
+    if not sets:
+        st.warning("No rule set is installed yet, so hands cannot be scored.")
+        return None
+    names = list(sets) + ([state.ALL_RULES] if allow_all else [])
+    current = st.session_state.get(state.RULES, state.DEFAULT_RULES)
+    fallback = state.DEFAULT_RULES if state.DEFAULT_RULES in names else names[0]
+    index = names.index(current if current in names else fallback)
+    chosen = st.selectbox(
+        "Rule set",
+        names,
+        index=index,
+        key=key,
+        format_func=lambda n: "All rule sets side by side" if n == state.ALL_RULES else f"{sets[n].title} ({n}, version {sets[n].version})",
+    )
+    st.session_state[state.RULES] = chosen
+    shown = list(sets) if chosen == state.ALL_RULES else [chosen]
+    with st.expander("Options of the rule set" + ("s" if len(shown) > 1 else "")):
+        with user_errors():
+            for name in shown:
+                rs = get_rule_set(name)
+                if not rs.options:
+                    continue
+                if len(shown) > 1:
+                    st.markdown(f"**{rs.title}**")
+                saved = st.session_state[state.RULE_OPTIONS].setdefault(name, {})
+                for option in rs.options:
+                    saved[option.name] = _option_widget(name, option, saved.get(option.name, option.default))
+    return chosen
+
+
+def show_breakdown(result: ScoreResult, *, heading: str | None = None) -> None:
+    """The score line by line, each with its citation, the total, then the other arrangements."""
+    if heading:
+        st.subheader(heading)
+    st.markdown(f"**Arrangement:** `{result.arrangement}`")
+    rows = breakdown_rows(result)
+    if rows:
+        st.table(rows)
+    else:
+        st.info("No scoring line applies to this hand.")
+    st.metric("Score", total_text(result))
+    alternatives = alternative_rows(result)
+    if alternatives:
+        with st.expander(f"Other arrangements of these tiles ({len(alternatives)})"):
+            st.table(alternatives)
+            for alt in result.alternatives:
+                st.markdown(f"`{alt.arrangement}`: {alt.total}")
+                st.table(breakdown_rows(alt))
