@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.engine import ScoreResult
-from scoring.errors import NotationError, PungChowError
+from scoring.errors import NotationError, PungChowError, UnknownRuleSetError
 from scoring.hand import FLAGS, Hand, WinMethod
 from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all, score_hand
 
@@ -44,11 +44,10 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
 def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
     """Read the hand from notation, or from a JSON file when ``text`` names one."""
     path = Path(text)
-    if text.endswith(".json") or (len(text) < 4096 and path.is_file()):
+    if text.endswith(".json") or (len(text) < 4096 and (path.is_file() or path.is_dir())):
         if not path.is_file():
             raise NotationError(f"no hand file at {text}: give hand notation or the path of a hand JSON file")
-        hand = Hand.from_json(path.read_text(encoding="utf-8"))
-        return hand
+        return Hand.from_json(read_user_file(path, "hand"))
     return Hand.parse(
         text,
         winning_tile=args.winning,
@@ -58,6 +57,16 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
         winner=not args.loser,
         flags=frozenset(args.flag),
     )
+
+
+def read_user_file(path: Path, what: str) -> str:
+    """The text of a file the user named; unreadable or non-UTF-8 bytes are a one-line error."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise PungChowError(f"the {what} file {path} is not UTF-8 text: save it as JSON in UTF-8") from None
+    except OSError as exc:
+        raise PungChowError(f"cannot read the {what} file {path}: {exc.strerror or exc}") from None
 
 
 def _print_result(name: str, result: "ScoreResult | Refusal") -> None:
@@ -92,7 +101,15 @@ def run_score(hand: Hand, args: argparse.Namespace) -> int:
 
 
 def _options_for(name: str, options: dict[str, Any]) -> dict[str, Any]:
-    """With --rules all, pass each rule set only the options it knows."""
+    """With --rules all, pass each rule set only the options it knows.
+
+    An option no rule set knows is an error, not silently dropped: a misspelt
+    ``--option flower=no`` would otherwise score every hand with its flowers.
+    """
+    everywhere = {o.name for rs in rule_sets().values() for o in rs.options}
+    for key in options:
+        if key.replace("-", "_") not in everywhere:
+            raise UnknownRuleSetError(f"no rule set has an option {key!r}; the options are: {', '.join(sorted(everywhere))}")
     known = {o.name for o in get_rule_set(name).options}
     return {k: v for k, v in options.items() if k.replace("-", "_") in known}
 

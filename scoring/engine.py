@@ -162,11 +162,17 @@ def standard_tally(lines: list[ScoreLine], ctx: ScoreContext, options: Mapping[s
     if any(line.limit_hand for line in lines):
         value = limit if limit is not None else int(options.get("limit_hand_value") or 0)
         return value, value
-    points = sum(line.points for line in lines)
-    doubles = sum(line.doubles for line in lines)
-    uncapped = points * 2**doubles if doubles >= 0 else points // 2**-doubles
+    uncapped = doubled(lines)
     total = min(uncapped, limit) if limit is not None else uncapped
     return uncapped, total
+
+
+def doubled(lines: Iterable[ScoreLine]) -> int:
+    """The lines' points added up, then doubled once per double."""
+    lines = list(lines)
+    points = sum(line.points for line in lines)
+    doubles = sum(line.doubles for line in lines)
+    return points * 2**doubles if doubles >= 0 else points // 2**-doubles
 
 
 @dataclass(frozen=True)

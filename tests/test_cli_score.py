@@ -97,3 +97,40 @@ def test_a_bad_hand_is_one_line_naming_the_problem_and_exit_2(
     assert err.startswith("pungchow: ") and err.count("\n") == 1
     assert problem in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        (b"\xff\xfe{", "is not UTF-8 text"),
+        (b"{bad", "not valid JSON"),
+        (b"[]", "is not of type 'object'"),
+    ],
+)
+def test_a_bad_hand_file_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, problem: str
+) -> None:
+    path = tmp_path / "hand.json"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "score", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("pungchow: ") and err.count("\n") == 1
+    assert problem in err
+
+
+def test_a_folder_given_as_the_hand_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "score", str(tmp_path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "no hand file" in err
+
+
+def test_an_option_no_rule_set_knows_is_an_error_with_rules_all(capsys: pytest.CaptureFixture[str]) -> None:
+    """A misspelt --option flower=no must not be dropped: every book would score the flowers."""
+    code, out, err = run(capsys, "score", BRIEF_HAND, "--rules", "all", "--option", "flower=no")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "no rule set has an option 'flower'" in err
+
+
+def test_rules_all_passes_each_book_only_the_options_it_knows(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "score", BRIEF_HAND, "--rules", "all", "--option", "mah_jongg=20", "--option", "flowers=no")
+    assert code == 0 and "side by side" in out

@@ -4,21 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.settle import Book, Incident, IncidentKind, Player, Settlement, SettlementError, Table, settle, table_from_dict
+from scoring.settle import Book, Incident, IncidentKind, Player, SettlementError, Table, settle, table_from_dict
 from scoring.settle.foster import next_seating
-from scoring.settle.model import SEAT_NAMES, Game
-
-
-def table(scores: dict[str, int], winner: str | None = None, **kw: object) -> Table:
-    players = tuple(Player(SEAT_NAMES[s], s, v, winner=s == winner) for s, v in scores.items())
-    return Table(players, **kw)  # type: ignore[arg-type]
-
-
-def paid(s: Settlement) -> dict[tuple[str, str], int]:
-    out: dict[tuple[str, str], int] = {}
-    for p in s.payments:
-        out[(p.payer[0], p.payee[0])] = out.get((p.payer[0], p.payee[0]), 0) + p.amount
-    return out
+from scoring.settle.model import Game
+from settle_helpers import paid, table
 
 
 def foster_json(players: list[dict[str, object]], **kw: object) -> dict[str, object]:

@@ -188,3 +188,16 @@ def test_the_api_takes_book_game_and_incident_by_name() -> None:
 
     with pytest.raises(SettlementError, match="unknown incident 'fire'"):
         Incident("fire")  # type: ignore[arg-type]
+
+
+def test_cli_table_file_that_is_not_utf8_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "table.json"
+    path.write_bytes(b"\xff\xfe{")
+    assert main(["settle", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not UTF-8 text" in err
+
+
+def test_cli_folder_instead_of_table_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["settle", str(tmp_path)]) == 2
+    assert "no table file" in capsys.readouterr().err

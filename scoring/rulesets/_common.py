@@ -1,10 +1,11 @@
 """Words and small predicates the 1920s books and the Chinese Classical guide share.
 
-Foster (1924), the British fragment and the Chinese Classical guide price a set of three or
-four the same way: twos to eights against terminals and honours, shown against concealed.
-They name the same special hands (three great scholars, nine gates, thirteen wonders) and the
-same ways of winning. Each rule set module keeps its own values and citations; this module only
-holds what reads a hand, so a rule still reads like its sentence in the book.
+All four books price a set of three or four from one table: twos to eights against heads
+(terminals and honours), shown against concealed; only Harr's winning hand in Part II pays its
+concealed threes more. They name the same special hands (three great scholars, nine gates,
+thirteen wonders) and the same ways of winning. Each rule set module keeps its own words and
+citations; this module holds the shared table and what reads a hand, so a rule still reads
+like its sentence in the book.
 """
 
 from __future__ import annotations
@@ -20,18 +21,18 @@ from scoring.melds import Meld, MeldKind
 from scoring.tiles import Suit, Tile
 
 DRAGON_NAMES = {"RD": "red dragons", "GD": "green dragons", "WD": "white dragons"}
-WIND_NAMES = {"EW": "East Wind", "SW": "South Wind", "WW": "West Wind", "NW": "North Wind"}
 #: The tiles of "all green": green dragons and the 2, 3, 4, 6 and 8 of bamboos.
 GREEN_TILES = frozenset(Tile(c) for c in ("GD", "2B", "3B", "4B", "6B", "8B"))
 #: The counts of nine gates in one suit, by rank: 1112345678999.
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
-#: Value of a set keyed by (kong, simples, concealed) -> points; the table all three books print.
+#: Value of a set keyed by (kong, heads, concealed) -> points; heads are terminals and honours.
+#: Every book prints this table (Harr's winning hand in Part II alone pays concealed threes more).
 SET_VALUES: Mapping[tuple[bool, bool, bool], int] = {
-    (False, True, False): 2, (False, True, True): 4,
-    (False, False, False): 4, (False, False, True): 8,
-    (True, True, False): 8, (True, True, True): 16,
-    (True, False, False): 16, (True, False, True): 32,
+    (False, False, False): 2, (False, False, True): 4,
+    (False, True, False): 4, (False, True, True): 8,
+    (True, False, False): 8, (True, False, True): 16,
+    (True, True, False): 16, (True, True, True): 32,
 }
 
 
@@ -54,13 +55,35 @@ def exposure(ctx: ScoreContext, meld: Meld) -> str:
     return "concealed" if ctx.counts_as_concealed(meld) else "exposed"
 
 
-def set_points(ctx: ScoreContext, meld: Meld) -> tuple[str, int] | None:
-    """A pung or kong priced from :data:`SET_VALUES`; chows and pairs are priced elsewhere."""
+def set_value(ctx: ScoreContext, meld: Meld, table: Mapping[tuple[bool, bool, bool], int] = SET_VALUES) -> int | None:
+    """A pung or kong's points from ``table``, keyed by (kong, heads, concealed); None for chows and pairs."""
     if not meld.is_set_of_alike:
         return None
-    concealed = ctx.counts_as_concealed(meld)
-    points = SET_VALUES[(meld.kind is MeldKind.KONG, meld.tile.is_simple, concealed)]
+    return table[(meld.kind is MeldKind.KONG, meld.tile.is_major, ctx.counts_as_concealed(meld))]
+
+
+def set_points(ctx: ScoreContext, meld: Meld) -> tuple[str, int] | None:
+    """A pung or kong priced from :data:`SET_VALUES`; chows and pairs are priced elsewhere."""
+    points = set_value(ctx, meld)
+    if points is None:
+        return None
     return f"{set_name(meld)} ({tile_class(meld.tile)}, {exposure(ctx, meld)})", points
+
+
+def value_pair_lines(ctx: ScoreContext, rule: Rule, own_wind: str, round_wind: str) -> Iterable[ScoreLine]:
+    """2 points for each pair of a dragon, of own wind, of the wind of the round, in the book's words.
+
+    The British fragment and the Chinese Classical guide both count them cumulatively: a pair
+    of own wind that is also the round's wind is two lines.
+    """
+    for pair in ctx.pairs:
+        tile = pair.tile
+        if tile.is_dragon:
+            yield rule.line(f"pair of {DRAGON_NAMES[tile.code]}", points=2)
+        if tile == ctx.own_wind:
+            yield rule.line(f"pair of {own_wind} {tile}", points=2)
+        if tile == ctx.round_wind:
+            yield rule.line(f"pair of {round_wind} {tile}", points=2)
 
 
 def winning_standard(ctx: ScoreContext) -> bool:

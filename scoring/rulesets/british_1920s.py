@@ -59,14 +59,7 @@ def pair_points(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
 
     "The above scores apply to all hands, winner and losers, alike", so a loser's pairs count.
     """
-    for pair in ctx.pairs:
-        tile = pair.tile
-        if tile.is_dragon:
-            yield rule.line(f"pair of {c.DRAGON_NAMES[tile.code]}", points=2)
-        if tile == ctx.own_wind:
-            yield rule.line(f"pair of player's own wind {tile}", points=2)
-        if tile == ctx.round_wind:
-            yield rule.line(f"pair of wind of the round {tile}", points=2)
+    return c.value_pair_lines(ctx, rule, "player's own wind", "wind of the round")
 
 
 def flower_sets(ctx: ScoreContext) -> list[tuple[Suit, int]]:

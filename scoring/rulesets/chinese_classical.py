@@ -23,7 +23,9 @@ from typing import Any
 
 from scoring.arrange import Shape
 from scoring.context import ScoreContext
-from scoring.engine import Citation, Option, Rule, RuleSet, ScoreLine, limit_rule, per_set_rule, points_rule, standard_tally
+from scoring.engine import (
+    Citation, Option, Rule, RuleSet, ScoreLine, doubled, limit_rule, per_set_rule, points_rule, standard_tally,
+)
 from scoring.hand import WinMethod
 from scoring.rulesets import _common as c
 from scoring.rulesets import register
@@ -56,16 +58,7 @@ def limit_hand(name: str) -> Citation:
 def winners_pairs(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
     """2 points for a pair of dragons, of own wind, of the wind of the round; in the winner's hand
     only (the table's footnote). A pair of own wind that is also the round's counts both."""
-    if not ctx.winner:
-        return
-    for pair in ctx.pairs:
-        tile = pair.tile
-        if tile.is_dragon:
-            yield rule.line(f"pair of {c.DRAGON_NAMES[tile.code]}", points=2)
-        if tile == ctx.own_wind:
-            yield rule.line(f"pair of own wind {tile}", points=2)
-        if tile == ctx.round_wind:
-            yield rule.line(f"pair of wind of round {tile}", points=2)
+    return c.value_pair_lines(ctx, rule, "own wind", "wind of round") if ctx.winner else ()
 
 
 def concealed_hand_points(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
@@ -182,13 +175,6 @@ LIMIT_HANDS = CLASSICAL_LIMIT_HANDS + MORE_LIMIT_HANDS
 def round_to_ten(value: int) -> int:
     """The nearest ten, a five going up (125 -> 130)."""
     return (value + 5) // 10 * 10
-
-
-def doubled(lines: Iterable[ScoreLine]) -> int:
-    lines = list(lines)
-    points = sum(line.points for line in lines)
-    doubles = sum(line.doubles for line in lines)
-    return points * 2**doubles
 
 
 def classical_tally(lines: list[ScoreLine], ctx: ScoreContext, options: Mapping[str, Any]) -> tuple[int, int]:

@@ -38,6 +38,7 @@ from scoring.engine import (
 from scoring.errors import PungChowError
 from scoring.hand import WinMethod
 from scoring.melds import Meld, MeldKind
+from scoring.rulesets import _common as c
 from scoring.rulesets import register
 from scoring.tiles import Tile, format_tiles
 
@@ -58,7 +59,7 @@ SCORE_CARD_SETS = part_one("Score Card: Combination Scores (p. 29)")
 SCORE_CARD_DOUBLES = part_one("Score Card: Doubling Honors (p. 29)")
 MANDARINS = part_one("Use of the Mandarins (p. 29)")
 
-LIMIT_SECTION = part_two("The Limit Hand (p. 60)")
+LIMIT = part_two("The Limit Hand (p. 60)")
 WASHING = part_two("Washing the Tiles (p. 61)")
 BONUS = part_two("Bonus Scores (p. 62)")
 LIMIT_HANDS = part_two("Limit Hands (p. 62)")
@@ -69,10 +70,6 @@ DOUBLING = part_two("Doubling Honor Scores (p. 67)")
 #: The limit the book names first: 300 when Mah-Jongg is worth 10 (400 when it is worth 20).
 BOOK_LIMIT = 300
 
-DRAGON_NAMES = {"RD": "red dragons", "GD": "green dragons", "WD": "white dragons"}
-WIND_NAMES = {"EW": "East Wind", "SW": "South Wind", "WW": "West Wind", "NW": "North Wind"}
-
-
 # --- words of the book --------------------------------------------------------------------------
 
 
@@ -81,66 +78,30 @@ def heads_or_simples(tile: Tile) -> str:
     return "heads" if tile.is_major else "2 to 8"
 
 
-def exposure(ctx: ScoreContext, meld: Meld) -> str:
-    return "concealed" if ctx.counts_as_concealed(meld) else "exposed"
-
-
 def set_name(meld: Meld) -> str:
     size = "four" if meld.kind is MeldKind.KONG else "three"
     return f"{size} {meld.tile}"
-
-
-def punged_to_win(ctx: ScoreContext) -> bool:
-    """The winning tile was taken from another player, as a pung or a chow."""
-    return ctx.won_by in (WinMethod.DISCARD, WinMethod.ROBBED_KONG)
-
-
-def drew_to_win(ctx: ScoreContext) -> bool:
-    """The winner drew the winning tile himself (from the wall or the loose tiles)."""
-    return ctx.self_drawn and ctx.won_by is not WinMethod.ORIGINAL_HAND
-
-
-def only_place_to_win(ctx: ScoreContext) -> bool:
-    """No other tile would have completed the hand."""
-    return ctx.hand.winning_tile is not None and ctx.single_wait
-
-
-def set_of(ctx: ScoreContext, tile: Tile) -> bool:
-    return any(m.tile == tile for m in ctx.pungs_and_kongs)
-
-
-def dragon_sets(ctx: ScoreContext) -> list[Meld]:
-    return [m for m in ctx.pungs_and_kongs if m.tile.is_dragon]
-
-
-def wind_sets(ctx: ScoreContext) -> list[Meld]:
-    return [m for m in ctx.pungs_and_kongs if m.tile.is_wind]
 
 
 def in_own_wind_round(ctx: ScoreContext) -> bool:
     return ctx.hand.seat_wind == ctx.hand.prevailing_wind
 
 
-def winning_standard(ctx: ScoreContext) -> bool:
-    return ctx.winner and ctx.shape is Shape.STANDARD
-
-
 def set_values(table: Mapping[tuple[bool, bool, bool], int]) -> Callable[[ScoreContext, Meld], tuple[str, int] | None]:
-    """Value a pung or kong from a table keyed by (kong, heads, concealed)."""
+    """Value a pung or kong from a table keyed by (kong, heads, concealed), in the book's words."""
 
     def value(ctx: ScoreContext, meld: Meld) -> tuple[str, int] | None:
-        if not meld.is_set_of_alike:
+        points = c.set_value(ctx, meld, table)
+        if points is None:
             return None
-        concealed = ctx.counts_as_concealed(meld)
-        points = table[(meld.kind is MeldKind.KONG, meld.tile.is_major, concealed)]
-        return f"{set_name(meld)} ({heads_or_simples(meld.tile)}, {exposure(ctx, meld)})", points
+        return f"{set_name(meld)} ({heads_or_simples(meld.tile)}, {c.exposure(ctx, meld)})", points
 
     return value
 
 
 def dragon_doubles(ctx: ScoreContext, meld: Meld) -> tuple[str, int] | None:
     if meld.is_set_of_alike and meld.tile.is_dragon:
-        return f"{set_name(meld)}: a set of {DRAGON_NAMES[meld.tile.code]}", 1
+        return f"{set_name(meld)}: a set of {c.DRAGON_NAMES[meld.tile.code]}", 1
     return None
 
 
@@ -159,7 +120,7 @@ def nothing_else(id: str, description: str, points: int, citation: Citation, oth
     """A winning bonus for a hand on which no rule in ``others`` finds any points."""
 
     def find(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
-        if winning_standard(ctx) and not any(line.points for r in others for line in r.apply(ctx)):
+        if c.winning_standard(ctx) and not any(line.points for r in others for line in r.apply(ctx)):
             yield rule.line(description, points=points)
 
     return Rule(id, citation, find)
@@ -167,27 +128,18 @@ def nothing_else(id: str, description: str, points: int, citation: Citation, oth
 
 # --- Part I: the game without a limit -----------------------------------------------------------
 
-PART_ONE_SETS = {
-    # (kong, heads, concealed): points
-    (False, False, False): 2, (False, False, True): 4,
-    (False, True, False): 4, (False, True, True): 8,
-    (True, False, False): 8, (True, False, True): 16,
-    (True, True, False): 16, (True, True, True): 32,
-}
-
-
 def part_one_pair(ctx: ScoreContext, meld: Meld) -> tuple[str, int] | None:
     """Only a pair of dragons or of the player's own wind scores, and only 2 points."""
     if meld.kind is not MeldKind.PAIR:
         return None
     if meld.tile.is_dragon:
-        return f"pair of {DRAGON_NAMES[meld.tile.code]}", 2
+        return f"pair of {c.DRAGON_NAMES[meld.tile.code]}", 2
     if meld.tile == ctx.own_wind:
         return f"pair of own wind ({meld.tile})", 2
     return None
 
 
-_p1_sets = per_set_rule("set", SCORE_CARD_SETS, set_values(PART_ONE_SETS))
+_p1_sets = per_set_rule("set", SCORE_CARD_SETS, set_values(c.SET_VALUES))
 _p1_pair = per_set_rule("pair", SCORE_CARD_SETS, part_one_pair)
 _p1_loose = points_rule(
     "loose-tile-win", "winning on a draw from the loose tiles", 10, SCORE_CARD_BONUS,
@@ -195,15 +147,15 @@ _p1_loose = points_rule(
 )
 _p1_drawing = points_rule(
     "drawing-winning-piece", "drawing the winning piece", 2, SCORE_CARD_BONUS,
-    lambda ctx: ctx.winner and drew_to_win(ctx),
+    c.drew_winning_tile,
 )
 _p1_only_place = points_rule(
     "only-place-to-win", "filling in the only place to win", 2, SCORE_CARD_BONUS,
-    lambda ctx: ctx.winner and only_place_to_win(ctx),
+    c.only_place,
 )
 _p1_no_sequences = points_rule(
     "no-sequences", "no sequences in hand or on table", 10, SCORE_CARD_BONUS,
-    lambda ctx: winning_standard(ctx) and ctx.no_chows,
+    lambda ctx: c.winning_standard(ctx) and ctx.no_chows,
 )
 
 PART_ONE_RULES: tuple[Rule, ...] = (
@@ -221,7 +173,7 @@ PART_ONE_RULES: tuple[Rule, ...] = (
     per_set_rule("dragon-set", SCORE_CARD_DOUBLES, dragon_doubles, doubles=True),
     doubles_rule(
         "own-wind-set", "three (or four) of own wind", 1, SCORE_CARD_DOUBLES,
-        lambda ctx: set_of(ctx, ctx.own_wind),
+        lambda ctx: c.set_of(ctx, ctx.own_wind),
     ),
     doubles_rule(
         "one-suit-with-honors", "all one suit except honor pieces", 1, SCORE_CARD_DOUBLES,
@@ -252,31 +204,18 @@ HARR_1922 = register(
 
 # --- Part II: the limit game --------------------------------------------------------------------
 
-WINNER_SETS = {
-    (False, False, False): 2, (False, False, True): 6,
-    (False, True, False): 4, (False, True, True): 10,
-    (True, False, False): 8, (True, False, True): 16,
-    (True, True, False): 16, (True, True, True): 32,
-}
-OTHER_SETS = {
-    (False, False, False): 2, (False, False, True): 4,
-    (False, True, False): 4, (False, True, True): 8,
-    (True, False, False): 8, (True, False, True): 16,
-    (True, True, False): 16, (True, True, True): 32,
-}
+#: The winning hand's table: concealed threes are worth 6 and 10 where other hands get 4 and 8.
+WINNER_SETS = {**c.SET_VALUES, (False, False, True): 6, (False, True, True): 10}
 
 
 def limit_game_set(ctx: ScoreContext, meld: Meld) -> tuple[str, int] | None:
     """The winner's concealed pungs are worth more than the others' (6 and 10, not 4 and 8)."""
-    return set_values(WINNER_SETS if ctx.winner else OTHER_SETS)(ctx, meld)
+    return set_values(WINNER_SETS if ctx.winner else c.SET_VALUES)(ctx, meld)
 
 
 def completed_pair(ctx: ScoreContext) -> Meld | None:
     """The final pair, when the winning tile is what matched it."""
-    meld = ctx.winning_meld
-    if ctx.winner and meld is not None and meld.kind is MeldKind.PAIR and ctx.hand.winning_tile is not None:
-        return meld
-    return None
+    return ctx.winning_meld if c.out_on_pair(ctx) else None
 
 
 def final_pair_value(ctx: ScoreContext) -> tuple[str, int] | None:
@@ -285,7 +224,7 @@ def final_pair_value(ctx: ScoreContext) -> tuple[str, int] | None:
     pair = completed_pair(ctx)
     if pair is None:
         return None
-    drawn = drew_to_win(ctx)
+    drawn = c.drew_winning_tile(ctx)
     how = "drawn" if drawn else "punged"
     tile = pair.tile
     if tile == ctx.own_wind and in_own_wind_round(ctx):
@@ -302,7 +241,7 @@ def limit_game_pair(ctx: ScoreContext, meld: Meld) -> tuple[str, int] | None:
         return None
     tile = meld.tile
     if tile.is_dragon:
-        return f"pair of {DRAGON_NAMES[tile.code]}", 2
+        return f"pair of {c.DRAGON_NAMES[tile.code]}", 2
     if tile == ctx.own_wind and in_own_wind_round(ctx):
         return f"pair of own wind {tile} in own wind round", 4
     if tile == ctx.own_wind:
@@ -322,14 +261,13 @@ def filled_sequence(ctx: ScoreContext) -> tuple[str, int] | None:
     tile = ctx.hand.winning_tile
     if not ctx.winner or meld is None or tile is None or meld.kind is not MeldKind.CHOW:
         return None
-    low, middle, high = meld.tiles
-    if tile == middle:
+    if tile == meld.tiles[1]:
         place = "in the middle"
-    elif (tile == high and low.rank == 1) or (tile == low and high.rank == 9):
+    elif c.one_chance_chow(ctx):
         place = "on the only open end"
     else:
         place = "with both ends open"
-    if drew_to_win(ctx):
+    if c.drew_winning_tile(ctx):
         return f"filling a sequence {place} by draw to complete hand: {format_tiles(meld.tiles)}", 4
     if place != "with both ends open":
         return f"filling a sequence {place} by chow to complete hand: {format_tiles(meld.tiles)}", 2
@@ -356,7 +294,7 @@ def first_discard_bonus(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
 
 
 def own_wind_set_doubles(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
-    if set_of(ctx, ctx.own_wind):
+    if c.set_of(ctx, ctx.own_wind):
         if in_own_wind_round(ctx):
             yield rule.line(f"set of own wind {ctx.own_wind} in own wind round", doubles=2)
         else:
@@ -381,28 +319,28 @@ PART_TWO_LIMIT_HANDS: tuple[Rule, ...] = (
     ),
     limit_rule(
         "heads-only", "sets of heads only with a pair of heads", LIMIT_HANDS,
-        lambda ctx: winning_standard(ctx) and ctx.all_heads,
+        lambda ctx: c.winning_standard(ctx) and ctx.all_heads,
     ),
     limit_rule(
         "four-winds", "four different sets of winds (the four happinesses)", LIMIT_HANDS,
-        lambda ctx: winning_standard(ctx) and len(wind_sets(ctx)) == 4,
+        lambda ctx: c.winning_standard(ctx) and len(c.wind_sets(ctx)) == 4,
     ),
     limit_rule(
         "three-winds-and-pair", "three sets of winds with a pair of the fourth wind", LIMIT_HANDS,
-        lambda ctx: winning_standard(ctx) and len(wind_sets(ctx)) == 3
+        lambda ctx: c.winning_standard(ctx) and len(c.wind_sets(ctx)) == 3
         and ctx.pair is not None and ctx.pair.tile.is_wind,
     ),
     limit_rule(
         "all-kongs", "four sets of four of a kind", LIMIT_HANDS,
-        lambda ctx: winning_standard(ctx) and sum(m.kind is MeldKind.KONG for m in ctx.sets) == 4,
+        c.four_kongs,
     ),
     limit_rule(
         "east-original-hand", "East Wind winning on his original draw from the wall", LIMIT_HANDS,
-        lambda ctx: ctx.winner and ctx.is_east and ctx.won_by is WinMethod.ORIGINAL_HAND,
+        c.heavenly_hand,
     ),
     limit_rule(
         "three-dragons", "three sets of dragons (the three Doctors of Literature)", LIMIT_HANDS,
-        lambda ctx: winning_standard(ctx) and len(dragon_sets(ctx)) == 3,
+        lambda ctx: c.winning_standard(ctx) and len(c.dragon_sets(ctx)) == 3,
     ),
 )
 
@@ -440,7 +378,7 @@ PART_TWO_SCORES: tuple[Rule, ...] = (
     ),
     doubles_rule(
         "no-sequences", "no sequences (Tei Tei Woo)", 1, DOUBLING,
-        lambda ctx: winning_standard(ctx) and ctx.no_chows,
+        lambda ctx: c.winning_standard(ctx) and ctx.no_chows,
     ),
     doubles_rule(
         "all-one-suit", "entirely of one suit", 3, DOUBLING,
@@ -461,13 +399,6 @@ def limit_game_tally(lines: list[ScoreLine], ctx: ScoreContext, options: Mapping
     return standard_tally(lines, ctx, options)
 
 
-def _limit_hand_exclusions() -> dict[str, tuple[str, ...]]:
-    """A limit hand is paid the limit outright: the other lines do not apply."""
-    limit_ids = tuple(r.id for r in PART_TWO_LIMIT_HANDS)
-    others = tuple(dict.fromkeys(r.id for r in PART_TWO_SCORES))
-    return {limit_id: others for limit_id in limit_ids}
-
-
 HARR_1922_LIMIT = register(
     RuleSet(
         name="harr-1922-limit",
@@ -482,7 +413,7 @@ HARR_1922_LIMIT = register(
             Option("mah_jongg", 10, "points for Mah-Jongg (the book: generally 10, 20 by agreement)"),
         ),
         special_shapes=frozenset({Shape.THIRTEEN_HEADS}),
-        exclusions=_limit_hand_exclusions(),
+        exclusions=c.exclude_all_but_limits((r.id for r in PART_TWO_LIMIT_HANDS), (r.id for r in PART_TWO_SCORES)),
         tally=limit_game_tally,
         notes="Winner's table and other hands' table, bonus scores, doubling honors, seven limit hands.",
     )

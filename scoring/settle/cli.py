@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from scoring.cli import read_user_file
 from scoring.settle.books import settle
 from scoring.settle.model import SettlementError
 from scoring.settle.render import render
@@ -16,7 +17,7 @@ def _settle(args: argparse.Namespace) -> int:
     path = Path(args.table)
     if not path.is_file():
         raise SettlementError(f"no table file at {args.table}: give the path of a table JSON file (scoring/schema/table.v1.json)")
-    settlement = settle(load_table(path.read_text(encoding="utf-8")))
+    settlement = settle(load_table(read_user_file(path, "table")))
     if args.json:
         print(json.dumps(settlement.to_dict(), indent=2))
     else:

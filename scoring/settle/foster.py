@@ -25,10 +25,6 @@ THREE_HAND = Citation(BOOK, "Part II", "Three Hand Game")
 FIVE_HAND = Citation(BOOK, "Part II", "Game with Five Players")
 SIX_HAND = Citation(BOOK, "Part II", "Game with Six Players")
 
-#: Law 93: "in the absence of any agreement to the contrary".
-DEFAULT_LIMIT = 500
-DEFAULT_EAST_LIMIT = 1000
-
 
 def rules_for(game: Game) -> SettlingRules:
     """Harr's settling with Foster's limit; no East double in the two-hand game."""

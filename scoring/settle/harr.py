@@ -9,27 +9,14 @@ penalties, washing the tiles and the drawn game. Two and three play "in exactly 
 from __future__ import annotations
 
 from scoring.engine import Citation
-from scoring.rulesets.harr_1922 import washing_the_tiles
+from scoring.rulesets.harr_1922 import BOOK, LIMIT, WASHING, part_one, part_two, washing_the_tiles
 from scoring.settle.core import SettlingRules, seat_order, winner_collects
 from scoring.settle.model import Incident, Payment, Player, SettlementError, Table
-
-BOOK = "Harr, Pung Chow (1922)"
-
-
-def part_one(section: str) -> Citation:
-    return Citation(BOOK, "Part I", section)
-
-
-def part_two(section: str) -> Citation:
-    return Citation(BOOK, "Part II", section)
-
 
 SETTLING = part_one("Settling the Scores (p. 25)")
 EAST_DOUBLE = SETTLING
 EAST_POSITION = part_one("A. East Wind (p. 13)")
-LIMIT = part_two("The Limit Hand (p. 60)")
 DRAW = part_two("Procedure of Play (p. 57): the last 14 tiles are never drawn")
-WASHING = part_two("Washing the Tiles (p. 61)")
 PENALTY_FALSE = part_two("Penalties (p. 67), 1: false Mah-Jongg")
 PENALTY_DISCARD = part_two("Penalties (p. 67), 2: the discard that lets a dangerous hand win")
 TWO_THREE = part_two("Two and Three-Handed Games (p. 76)")

@@ -12,7 +12,7 @@ from typing import Any
 
 from scoring.errors import PungChowError
 from scoring.hand import Hand, hand_schema
-from scoring.settle import foster
+from scoring.rulesets.foster_1924 import BOOK_LIMIT as FOSTER_LIMIT
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "table.v1.json"
@@ -92,7 +92,7 @@ def _limit(data: dict[str, Any], book: Book, rule_set: Any, options: dict[str, A
     if rule_set is not None:
         value = rule_set.resolve_options(options).get("limit")
         return None if value is None else int(value)
-    return foster.DEFAULT_LIMIT if book is Book.FOSTER else None
+    return FOSTER_LIMIT if book is Book.FOSTER else None
 
 
 def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) -> int | None:
