@@ -12,7 +12,7 @@ import pytest
 
 from pungchow.cli import main
 from pungchow_data.coco import ImageRecord, TileLabel, load_dataset, write_annotations
-from pungchow_data.faces import FACE_H, FACE_W, STYLES, render_faces, style_available
+from pungchow_data.faces import BACK_COLOURS, FACE_H, FACE_W, STYLES, recoloured, render_faces, style_available
 from pungchow_data.generate import GenerateConfig, generate
 from pungchow_data.hands import TileSet, random_hand
 from pungchow_data.manifest import MANIFEST_PATH, sources, style_sources
@@ -93,6 +93,31 @@ def test_same_seed_same_bytes(tmp_path: Path) -> None:
         assert (tmp_path / "a" / "images" / name).read_bytes() == (tmp_path / "b" / "images" / name).read_bytes()
     c, _ = generate(GenerateConfig(tmp_path / "c", count=1, seed=6, workers=1))
     assert (tmp_path / "c" / "images" / "000000.jpg").read_bytes() != (tmp_path / "a" / "images" / "000000.jpg").read_bytes()
+
+
+def test_recoloured_style_keeps_its_drawings_and_name() -> None:
+    """A recoloured set is the same style (held-out styles stay held out) on another body."""
+    rng = np.random.default_rng(4)
+    variants = [recoloured(STYLES["hk-serif"], rng) for _ in range(40)]
+    assert {v.name for v in variants} == {"hk-serif"}
+    assert {v.back for v in variants} == set(BACK_COLOURS)
+    assert {(v.dots, v.bamboo, v.font) for v in variants} == {("ornate", "sticks", "serif")}
+    black_back = next(v for v in variants if v.back == "black")
+    back = render_faces(black_back)["XX"][..., :3].astype(float)
+    assert back.mean() < 60 < render_faces("hk-serif")["XX"][..., :3].mean()
+
+
+def test_mix_bodies_recolours_about_that_share_and_is_reproducible(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, _ = generate(GenerateConfig(tmp_path / "a", count=2, seed=5, workers=1, styles=("hk-sans",)))
+    b, _ = generate(GenerateConfig(tmp_path / "b", count=2, seed=5, workers=1, styles=("hk-sans",), mix_bodies=0.0))
+    assert (tmp_path / "a/images/000000.jpg").read_bytes() == (tmp_path / "b/images/000000.jpg").read_bytes()
+    c, _ = generate(GenerateConfig(tmp_path / "c", count=2, seed=5, workers=1, styles=("hk-sans",), mix_bodies=1.0))
+    d, _ = generate(GenerateConfig(tmp_path / "d", count=2, seed=5, workers=1, styles=("hk-sans",), mix_bodies=1.0))
+    assert (tmp_path / "c/images/000001.jpg").read_bytes() == (tmp_path / "d/images/000001.jpg").read_bytes()
+    assert (tmp_path / "c/images/000001.jpg").read_bytes() != (tmp_path / "a/images/000001.jpg").read_bytes()
+    assert "--mix-bodies 1.0" in json.loads(c.read_text())["info"]["command"]
+    assert main(["data", "generate", str(tmp_path / "e"), "--count", "1", "--mix-bodies", "1.5"]) == 2
+    assert "--mix-bodies must be a share between 0 and 1" in capsys.readouterr().err
 
 
 def test_every_class_and_face_down_in_a_default_batch() -> None:

@@ -35,6 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                      help=f"leave out the held-out styles ({' '.join(HOLDOUT_STYLES)}); render them with --styles ... --split test")
     gen.add_argument("--split", choices=["train", "val", "test"], help="put every image in this split (e.g. a held-out style test set)")
     gen.add_argument("--workers", type=int, default=2, help="processes to render with (default 2)")
+    gen.add_argument("--mix-bodies", type=float, default=0.0, metavar="SHARE",
+                     help="share of scenes (0-1) whose tiles get random back, face and ink colours (default 0)")
     gen.set_defaults(func=_generate)
 
     leo = sub.add_parser("import-leo", help="import the leo-mahjong-v5 photos, un-stretched to 16:9 and split by scene")
@@ -67,7 +69,10 @@ def _generate(args: argparse.Namespace) -> int:
         raise PungChowError("--count must be at least 1")
     exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
     styles = tuple(s.name for s in resolve_styles(args.styles, exclude))
-    config = GenerateConfig(out=args.out, count=args.count, seed=args.seed, styles=styles, split=args.split, workers=max(1, args.workers))
+    if not 0.0 <= args.mix_bodies <= 1.0:
+        raise PungChowError(f"--mix-bodies must be a share between 0 and 1, not {args.mix_bodies}")
+    config = GenerateConfig(out=args.out, count=args.count, seed=args.seed, styles=styles, split=args.split,
+                            workers=max(1, args.workers), mix_bodies=args.mix_bodies)
 
     def progress(done: int, total: int) -> None:
         if done == total or done % 100 == 0:

@@ -104,6 +104,26 @@ STYLES: dict[str, TileStyle] = {
 }
 
 
+#: Ink triples (red, green, blue roles) real sets use: many Japanese sets print the green dragon in black.
+INK_VARIANTS: tuple[tuple[RGB, RGB, RGB], ...] = (
+    (INK_RED, INK_GREEN, INK_BLUE), (INK_RED, INK_GREEN, INK_BLACK), (INK_RED, INK_BLACK, INK_BLUE), (INK_RED, INK_BLACK, INK_BLACK),
+)
+
+
+def recoloured(style: TileStyle, rng: np.random.Generator) -> TileStyle:
+    """The same face drawings on another body and in other inks: real sets come in any colours.
+
+    The name is kept, so a held-out style stays held out by its drawings; the fluffystuff art
+    keeps its own face colour and inks.
+    """
+    back = str(rng.choice(sorted(BACK_COLOURS)))
+    if style.art is not None:
+        return replace(style, back=back)
+    face = str(rng.choice(sorted(FACE_COLOURS)))
+    inks = INK_VARIANTS[int(rng.integers(len(INK_VARIANTS)))] if rng.random() < 0.5 else style.inks
+    return replace(style, back=back, face=face, inks=inks)
+
+
 #: Styles kept out of training by ``--holdout-styles``, to measure how the recognizer does on a set it never saw.
 HOLDOUT_STYLES: tuple[str, ...] = ("western", "blue-ink")
 
@@ -424,18 +444,22 @@ def render_face(style: TileStyle, code: str) -> np.ndarray:
     return np.asarray(small).copy()
 
 
-@lru_cache(maxsize=16)
-def render_faces(style_name: str) -> dict[str, np.ndarray]:
-    """All 43 faces of a style, drawn once per process and reused by every scene."""
-    style = STYLES[style_name]
-    return {code: render_face(style, code) for code in ALL_CODES}
+def _style(style: "str | TileStyle") -> TileStyle:
+    return STYLES[style] if isinstance(style, str) else style
 
 
-@lru_cache(maxsize=16)
-def face_pyramid(style_name: str, levels: int = 3) -> dict[str, tuple[np.ndarray, ...]]:
+@lru_cache(maxsize=128)
+def render_faces(style: "str | TileStyle") -> dict[str, np.ndarray]:
+    """All 43 faces of a style (a name or a body variant), drawn once per process and reused by every scene."""
+    chosen = _style(style)
+    return {code: render_face(chosen, code) for code in ALL_CODES}
+
+
+@lru_cache(maxsize=128)
+def face_pyramid(style: "str | TileStyle", levels: int = 3) -> dict[str, tuple[np.ndarray, ...]]:
     """Each face at full, half and quarter size, so small tiles are warped without aliasing."""
     out: dict[str, tuple[np.ndarray, ...]] = {}
-    for code, face in render_faces(style_name).items():
+    for code, face in render_faces(style).items():
         chain = [face]
         for _ in range(levels - 1):
             chain.append(cv2.resize(chain[-1], (chain[-1].shape[1] // 2, chain[-1].shape[0] // 2), interpolation=cv2.INTER_AREA))

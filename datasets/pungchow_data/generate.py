@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from pungchow_data.coco import IMAGES_DIR, ImageRecord, write_annotations
-from pungchow_data.faces import TileStyle, resolve_styles
+from pungchow_data.faces import TileStyle, resolve_styles, recoloured
 from pungchow_data.manifest import synthetic_licenses
 from pungchow_data.scene import render_scene
 
@@ -36,6 +36,7 @@ class GenerateConfig:
     workers: int = 2
     val_share: float = 0.1
     test_share: float = 0.1
+    mix_bodies: float = 0.0  # share of scenes whose tiles get random back, face and ink colours
 
 
 def split_of(seed: int, index: int, val_share: float, test_share: float) -> str:
@@ -44,10 +45,14 @@ def split_of(seed: int, index: int, val_share: float, test_share: float) -> str:
     return "val" if u < val_share else "test" if u < val_share + test_share else "train"
 
 
-def _render_one(job: tuple[int, int, tuple[TileStyle, ...], str]) -> tuple[int, ImageRecord]:
-    seed, index, styles, out = job
+def _render_one(job: tuple[int, int, tuple[TileStyle, ...], str, float]) -> tuple[int, ImageRecord]:
+    seed, index, styles, out, mix_bodies = job
     rng = np.random.default_rng([seed, index])
     style = styles[int(rng.integers(len(styles)))]
+    if mix_bodies > 0:
+        body_rng = np.random.default_rng([seed, index, 11])  # its own stream: mix 0 keeps the old bytes
+        if body_rng.random() < mix_bodies:
+            style = recoloured(style, body_rng)
     scene = render_scene(rng, style, scene_id=f"synth-{seed}-{index:06d}")
     ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
     if not ok:
@@ -64,7 +69,7 @@ def generate(config: GenerateConfig, progress: Callable[[int, int], None] | None
     styles = tuple(resolve_styles(list(config.styles) or None))
     out = Path(config.out)
     (out / IMAGES_DIR).mkdir(parents=True, exist_ok=True)
-    jobs = [(config.seed, i, styles, str(out)) for i in range(config.count)]
+    jobs = [(config.seed, i, styles, str(out), config.mix_bodies) for i in range(config.count)]
     records: list[ImageRecord | None] = [None] * config.count
     if config.workers > 1 and config.count > 1:
         ctx = mp.get_context("fork")
@@ -94,7 +99,8 @@ def generate(config: GenerateConfig, progress: Callable[[int, int], None] | None
         "licence": "CC0-1.0 for the renders; tile art and fonts keep their own licences (see licenses)",
         "command": f"pungchow data generate {out} --count {config.count} --seed {config.seed}"
         + (f" --styles {' '.join(s.name for s in styles)}" if config.styles else "")
-        + (f" --split {config.split}" if config.split else ""),
+        + (f" --split {config.split}" if config.split else "")
+        + (f" --mix-bodies {config.mix_bodies}" if config.mix_bodies else ""),
     }
     path = write_annotations(out, final, info, synthetic_licenses([s.name for s in styles]))
     return path, time.perf_counter() - start

@@ -524,7 +524,7 @@ def render_scene(rng: np.random.Generator, style: TileStyle, scene_id: str, phot
     light /= np.linalg.norm(light)
     img = _shadows(img, layout.bodies, camera, light, float(rng.uniform(0.2, 0.55)))
 
-    faces = _glossy(face_pyramid(style.name), {b.code for b in layout.bodies}, rng)
+    faces = _glossy(face_pyramid(style), {b.code for b in layout.bodies}, rng)
     order = sorted(range(len(layout.bodies)), key=lambda i: -np.linalg.norm(layout.bodies[i].centre() - camera.position))
     labels: list[TileLabel | None] = [None] * len(layout.bodies)
     owner = np.zeros((H, W), np.int32)  # which tile each pixel shows, to find tiles hidden by others

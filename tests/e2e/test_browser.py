@@ -15,17 +15,12 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
-PHOTOS = ROOT / "tests" / "fixtures" / "photos"
-SYNTH = ROOT / "tests" / "fixtures" / "data" / "synth-sample" / "images"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-HAND = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed: pip install -e '.[test]'")
 if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
@@ -92,14 +87,9 @@ def browser(tmp_path: Path) -> Iterator[object]:
         driver.quit()
 
 
-def sample_photo(tmp_path: Path) -> Path:
-    """A photo of a whole hand from the fixtures when there is one; else a plain table-green picture."""
-    found = sorted(PHOTOS.glob("synth-*.jpg")) + sorted(PHOTOS.glob("*.jpg")) + sorted(SYNTH.glob("*.jpg"))
-    if found:
-        return found[0]
-    path = tmp_path / "table.jpg"
-    cv2.imwrite(str(path), np.full((480, 640, 3), (40, 110, 50), np.uint8))
-    return path
+def sample_photo() -> Path:
+    """The finished hand that ships with pungchow: the shipped models read every tile of it."""
+    return ROOT / "recognizer" / "samples" / "finished-hand.jpg"
 
 
 def test_upload_a_photo_and_see_the_score(server: str, browser: object, tmp_path: Path) -> None:
@@ -110,20 +100,12 @@ def test_upload_a_photo_and_see_the_score(server: str, browser: object, tmp_path
     try:
         wait.until(ec.presence_of_element_located((By.XPATH, "//h1[contains(., 'Score a hand')]")))
         upload = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "input[type='file']")))
-        upload.send_keys(str(sample_photo(tmp_path)))
+        upload.send_keys(str(sample_photo()))
         wait.until(ec.presence_of_element_located((By.XPATH, "//h2[contains(., 'Score')]")))
         time.sleep(3)
         driver.save_screenshot(str(ARTIFACTS / "e2e-photo.png"))  # type: ignore[attr-defined]
-        score = driver.find_elements(By.CSS_SELECTOR, "[data-testid='stMetricValue']")  # type: ignore[attr-defined]
-        if not score:
-            # The photo could not be read into a complete hand: type it, as a player would.
-            driver.find_element(By.XPATH, "//*[@role='tab'][contains(., 'Type the hand')]").click()  # type: ignore[attr-defined]
-            field = wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, "input[aria-label='Hand notation']")))
-            field.send_keys(HAND)
-            driver.find_element(By.CSS_SELECTOR, "input[aria-label='Winning tile']").send_keys("2D")  # type: ignore[attr-defined]
-            driver.find_element(By.XPATH, "//button[contains(., 'Use this hand')]").click()  # type: ignore[attr-defined]
         value = wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid='stMetricValue']")))
-        assert value.text.strip().split()[0].isdigit()
+        assert value.text.strip().split()[0] == "112"  # recognizer/samples/README.md: the sample hand under harr-1922
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", value)  # type: ignore[attr-defined]
         assert driver.find_elements(By.XPATH, "//*[contains(., 'Harr')]")  # type: ignore[attr-defined]
     except WebDriverException:

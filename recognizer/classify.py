@@ -1,0 +1,59 @@
+"""Step 2: name every detected tile (code, confidence, top-3), optionally against a calibrated tile set."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from recognizer.detections import Detections
+from recognizer.geometry import CROP_H, CROP_W, crop_tile, to_input
+from recognizer.labels import CLASSES, FACE_DOWN, NOT_A_TILE
+from recognizer.models import Model, load_model
+
+NT_INDEX = CLASSES.index(NOT_A_TILE)
+XX_INDEX = CLASSES.index(FACE_DOWN)
+BATCH = 64
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def crops_of(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) uint8 classifier crops, one per box."""
+    return np.stack([crop_tile(rgb, b) for b in boxes]) if len(boxes) else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+
+
+def run_classifier(crops: np.ndarray, model: Model | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Crops -> (probabilities (N, len(CLASSES)), unit embeddings (N, D))."""
+    model = model or load_model("classifier")
+    probs, embs = [], []
+    for a in range(0, len(crops), BATCH):
+        logits, emb = model.run(to_input(crops[a:a + BATCH]))
+        probs.append(softmax(logits))
+        embs.append(emb)
+    if not probs:
+        return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 128), np.float32)
+    return np.concatenate(probs), np.concatenate(embs)
+
+
+def with_probabilities(dets: Detections, probs: np.ndarray) -> Detections:
+    """Fill codes, confidence, top-3 and face-down flags from class probabilities."""
+    top = np.argsort(-probs, axis=1)[:, :3]
+    top_p = np.take_along_axis(probs, top, axis=1)
+    return dets.with_(codes=top[:, 0], confidence=top_p[:, 0], top3=top, top3_p=top_p, face_down=top[:, 0] == XX_INDEX)
+
+
+def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None, model: Model | None = None, drop_not_tiles: bool = True) -> Detections:
+    """Name each box; boxes the classifier calls "not a tile" are dropped.
+
+    With a tile set (see recognizer.tileset), the set's own prototypes decide among its codes.
+    """
+    crops = crops_of(rgb, dets.boxes)
+    probs, emb = run_classifier(crops, model)
+    if tileset is not None and len(crops):
+        probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
+    out = with_probabilities(dets, probs)
+    if drop_not_tiles:
+        out = out[out.codes != NT_INDEX]
+    return out

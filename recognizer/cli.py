@@ -1,0 +1,186 @@
+"""``pungchow recognize | classify | photo | evaluate | tileset``: the recognizer's commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recognizer.geometry import CROP_CONTEXT
+from recognizer.labels import CLASSES
+
+#: Tiles read with less confidence than this are listed with their alternatives.
+UNSURE = 0.6
+#: The photo ``pungchow photo`` reads when given none: a finished hand, shipped with the program.
+SAMPLE_PHOTO = Path(__file__).resolve().parent / "samples" / "finished-hand.jpg"
+
+if TYPE_CHECKING:
+    from recognizer.hand import Recognition
+
+
+def _print_recognition(res: "Recognition", as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(res.to_json(), indent=2))
+        return
+    d = res.detections
+    print(f"{len(d)} tiles in a {res.size[0]}x{res.size[1]} photo ({sum(res.timings_ms.values()):.0f} ms)")
+    for g in res.groups:
+        codes = " ".join(d.code(k) for k in g.members)
+        where = "" if g.in_hand else "  (not this hand)"
+        print(f"  {g.kind:<9} {codes}{where}")
+    for k in range(len(d)):
+        if d.confidence[k] < UNSURE:
+            top = " / ".join(f"{CLASSES[int(c)]} {p:.2f}" for c, p in zip(d.top3[k], d.top3_p[k]))
+            print(f"  unsure: tile {k} at {[int(v) for v in d.boxes[k]]}: {top}")
+    print(f"hand: {res.hand}" + (f"  winning tile {res.hand.winning_tile}" if res.hand.winning_tile else ""))
+    for p in res.problems:
+        print(f"  problem: {p}")
+
+
+def _recognize(args: argparse.Namespace) -> int:
+    from recognizer.pipeline import draw_overlay, recognize
+
+    res = recognize(args.photo, args.tileset)
+    if args.overlay:
+        draw_overlay(args.photo, res, args.overlay)
+    _print_recognition(res, args.json)
+    return 0
+
+
+def _classify(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from recognizer.classify import classify
+    from recognizer.detections import Detections
+    from recognizer.image import load_photo
+    from recognizer.tileset import load_tileset
+
+    ts = load_tileset(args.tileset) if args.tileset else None
+    out = []
+    for path in args.images:
+        rgb = load_photo(path)
+        h, w = rgb.shape[:2]
+        bw, bh = w / CROP_CONTEXT, h / CROP_CONTEXT  # the crop then spans the whole image
+        whole = Detections(np.array([[(w - bw) / 2, (h - bh) / 2, bw, bh]]), np.ones(1))
+        d = classify(rgb, whole, ts, drop_not_tiles=False)
+        top3 = [{"code": CLASSES[int(c)], "p": round(float(p), 3)} for c, p in zip(d.top3[0], d.top3_p[0])]
+        out.append({"image": str(path), "code": d.code(0), "confidence": round(float(d.confidence[0]), 3), "top3": top3})
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for o in out:
+            alts = ", ".join(f"{t['code']} {t['p']:.2f}" for t in o["top3"])
+            print(f"{o['image']}: {o['code']} ({o['confidence']:.2f}; top 3: {alts})")
+    return 0
+
+
+def _photo(args: argparse.Namespace) -> int:
+    from recognizer.pipeline import recognize
+    from scoring.cli import run_score
+    from scoring.errors import InvalidHandError
+
+    context = {"seat_wind": (args.seat or "E").strip().upper()[:1], "prevailing_wind": (args.round or "E").strip().upper()[:1]}
+    if args.won_by:
+        context["won_by"] = args.won_by
+    photo = args.photo
+    if photo is None:
+        photo = SAMPLE_PHOTO
+        print(f"No photo given: reading the sample photo {photo} (pass your own: pungchow photo PHOTO)", file=sys.stderr)
+    res = recognize(photo, args.tileset, **context)
+    hand = res.hand
+    if args.winning:
+        from dataclasses import replace
+
+        from scoring.tiles import Tile
+
+        hand = replace(hand, winning_tile=Tile.parse(args.winning))
+    if not args.json:
+        _print_recognition(res, False)
+        print()
+    problems = hand.problems()
+    if problems:
+        raise InvalidHandError(["the photo gives the hand " + str(hand) + ", which cannot be scored"] + problems +
+                               ["check the tiles with `pungchow recognize PHOTO --overlay OUT.png` and score the corrected hand with `pungchow score`"])
+    return run_score(hand, args)
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from recognizer.evaluate import evaluate, format_report
+
+    def progress(n: int, total: int) -> None:
+        if not args.json and sys.stderr.isatty():
+            print(f"\r{n}/{total}", end="", file=sys.stderr, flush=True)
+
+    split = None if args.split == "all" else args.split
+    summary = evaluate(args.dataset, split, args.tileset, args.limit, progress)
+    if not args.json and sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(json.dumps(summary, indent=2) if args.json else format_report(summary))
+    return 0
+
+
+def _tileset_add(args: argparse.Namespace) -> int:
+    from recognizer.tileset import calibrate
+
+    ts, folder = calibrate(args.name, args.photo, args.layout, Path(args.into) if args.into else None)
+    print(f"tile set {ts.name!r}: {len(ts.codes)} tiles learned from {args.photo}, saved in {folder}")
+    print(f"use it with: pungchow recognize PHOTO --tileset {ts.name}")
+    return 0
+
+
+def _tileset_list(args: argparse.Namespace) -> int:
+    from recognizer.tileset import builtin_tileset_dir, list_tilesets, user_tileset_dir
+
+    names = list_tilesets()
+    for n in names:
+        where = "built-in" if (builtin_tileset_dir() / n).is_dir() and not (user_tileset_dir() / n).is_dir() else "yours"
+        print(f"{n}  ({where})")
+    if not names:
+        print("no tile sets yet: add one with `pungchow tileset add NAME PHOTO --layout LAYOUT.json`")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from scoring.cli import add_score_options
+
+    p = sub.add_parser("recognize", help="find and name every tile of a photo and build the hand")
+    p.add_argument("photo", help="a JPEG or PNG photo of the finished hand")
+    p.add_argument("--tileset", metavar="NAME", help="a calibrated tile set (see `pungchow tileset list`)")
+    p.add_argument("--json", action="store_true", help="print tiles, boxes, groups and the hand JSON")
+    p.add_argument("--overlay", metavar="OUT.png", help="write the photo with boxes and codes drawn on it")
+    p.set_defaults(func=_recognize)
+
+    p = sub.add_parser("classify", help="name single-tile images (one tile per image): code, confidence, top 3")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--tileset", metavar="NAME")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_classify)
+
+    p = sub.add_parser("photo", help="recognize a photo, then score the hand it shows")
+    p.add_argument("photo", nargs="?", help="a JPEG or PNG photo of the finished hand (default: the sample photo shipped with pungchow)")
+    p.add_argument("--tileset", metavar="NAME")
+    add_score_options(p)
+    p.set_defaults(func=_photo)
+
+    p = sub.add_parser("evaluate", help="tile precision/recall/F1, confusions, hand match and latency on a labelled dataset")
+    p.add_argument("dataset", help="a dataset folder (images/ + annotations.json)")
+    p.add_argument("--split", default="test", help="train, val, test or all (default test)")
+    p.add_argument("--tileset", metavar="NAME")
+    p.add_argument("--limit", type=int, help="only the first N images")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_evaluate)
+
+    p = sub.add_parser("tileset", help="calibrate your own tile set from one photo, or list the sets")
+    tsub = p.add_subparsers(dest="tileset_command", metavar="SUBCOMMAND")
+    a = tsub.add_parser("add", help="learn a set from a photo of one of each tile laid in rows")
+    a.add_argument("name")
+    a.add_argument("photo")
+    a.add_argument("--layout", required=True, metavar="LAYOUT.json", help='JSON {"rows": [["1D", "2D", ...], ...]}: the codes row by row')
+    a.add_argument("--into", metavar="DIR", help="folder of tile sets to save into (default: your data folder, $PUNGCHOW_HOME/tilesets)")
+    a.set_defaults(func=_tileset_add)
+    lst = tsub.add_parser("list", help="list built-in and your tile sets")
+    lst.set_defaults(func=_tileset_list)
+    p.set_defaults(func=_tileset_list)
+

@@ -1,0 +1,110 @@
+"""Step 1: find every tile (face up or face down) as a box with a confidence."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from recognizer.detections import Detections
+from recognizer.geometry import DETECT_LONG_SIDE, STRIDE, to_input
+from recognizer.models import Model, load_model
+
+SCORE_THRESHOLD = 0.3
+NMS_IOU = 0.45
+#: When the tiles found at the base scale are narrower than this (detector pixels, shorter side),
+#: the photo is looked at again, larger: small tiles are found and fitted better at about this size.
+SMALL_TILE = 24
+#: The largest long side the second look uses (the detector was trained on scales up to about 1.6x).
+MAX_LONG_SIDE = 640
+
+
+def detector_input(rgb: np.ndarray, long_side: int = DETECT_LONG_SIDE) -> tuple[np.ndarray, float]:
+    """Scale so the long side is ``long_side``, pad right/bottom to multiples of 32."""
+    h, w = rgb.shape[:2]
+    s = long_side / max(h, w)
+    nh, nw = max(1, round(h * s)), max(1, round(w * s))
+    small = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    ph, pw = -(-nh // 32) * 32, -(-nw // 32) * 32
+    canvas = cv2.copyMakeBorder(small, 0, ph - nh, 0, pw - nw, cv2.BORDER_REPLICATE)
+    return to_input(canvas[None]), s
+
+
+def decode(maps: np.ndarray, scale: float, threshold: float = SCORE_THRESHOLD) -> Detections:
+    """Heatmap peaks (3x3 local maxima above threshold) -> boxes in photo pixels."""
+    heat = 1.0 / (1.0 + np.exp(-maps[0]))
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    ys, xs = np.nonzero(peaks)
+    if len(ys) == 0:
+        return Detections(np.zeros((0, 4)), np.zeros(0))
+    lw, lh, dx, dy = maps[1:, ys, xs]
+    w, h = np.exp(lw) * STRIDE, np.exp(lh) * STRIDE
+    cx, cy = (xs + dx) * STRIDE, (ys + dy) * STRIDE
+    boxes = np.stack([cx - w / 2, cy - h / 2, w, h], 1) / scale
+    return Detections(boxes, heat[ys, xs])
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise IoU of (N, 4) and (M, 4) x, y, w, h boxes."""
+    ax2, ay2 = a[:, 0] + a[:, 2], a[:, 1] + a[:, 3]
+    bx2, by2 = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
+    iw = np.clip(np.minimum(ax2[:, None], bx2[None]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    ih = np.clip(np.minimum(ay2[:, None], by2[None]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    inter = iw * ih
+    union = (a[:, 2] * a[:, 3])[:, None] + (b[:, 2] * b[:, 3])[None] - inter
+    return inter / np.maximum(union, 1e-9)
+
+
+def nms(dets: Detections, iou: float = NMS_IOU) -> Detections:
+    """Drop a box that overlaps a more confident one by more than ``iou``."""
+    order = np.argsort(-dets.scores)
+    ious = iou_matrix(dets.boxes, dets.boxes)
+    keep: list[int] = []
+    for i in order:
+        if all(ious[i, k] <= iou for k in keep):
+            keep.append(int(i))
+    return dets[np.array(sorted(keep), dtype=np.int64)]
+
+
+def detect(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD, long_side: int | None = None) -> Detections:
+    """Every tile in an RGB photo, boxes in the photo's pixels.
+
+    With no ``long_side``, a photo whose tiles look small at the base scale is looked at once
+    more at the scale that makes them about ``SMALL_TILE`` pixels.
+    """
+    model = model or load_model("detector")
+    if long_side is not None:
+        return detect_at(rgb, model, threshold, long_side)
+    dets = detect_at(rgb, model, threshold, DETECT_LONG_SIDE)
+    if not len(dets):
+        return dets
+    base = DETECT_LONG_SIDE / max(rgb.shape[:2])
+    tile = float(np.median(dets.boxes[:, 2:].min(axis=1))) * base
+    better = int(min(MAX_LONG_SIDE, DETECT_LONG_SIDE * SMALL_TILE / max(tile, 1.0)) // 32 * 32)
+    return detect_at(rgb, model, threshold, better) if tile < SMALL_TILE and better > DETECT_LONG_SIDE else dets
+
+
+def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int) -> Detections:
+    """One look at the photo scaled to ``long_side``."""
+    x, scale = detector_input(rgb, long_side)
+    maps = model.run(x)[0][0]
+    dets = decode(maps, scale, threshold)
+    h, w = rgb.shape[:2]
+    if len(dets):
+        b = dets.boxes.copy()
+        x1, y1 = np.clip(b[:, 0], 0, w - 1), np.clip(b[:, 1], 0, h - 1)
+        x2, y2 = np.clip(b[:, 0] + b[:, 2], 1, w), np.clip(b[:, 1] + b[:, 3], 1, h)
+        dets = dets.with_(boxes=np.stack([x1, y1, np.maximum(x2 - x1, 1), np.maximum(y2 - y1, 1)], 1))
+    return nms(dets)
+
+
+def one_size(dets: Detections) -> Detections:
+    """Give every box the median size, then drop duplicates: the tiles of one calibrated set share one size.
+
+    Used with a tile set, where the detector (trained on other sets) can misjudge a tile's extent
+    but still finds its centre.
+    """
+    if len(dets) < 3:
+        return dets
+    wh = np.median(dets.boxes[:, 2:], axis=0)
+    c = dets.centres
+    return nms(dets.with_(boxes=np.concatenate([c - wh / 2, np.broadcast_to(wh, c.shape)], axis=1)), iou=0.3)

@@ -1,0 +1,94 @@
+"""Step 4: groups -> the hand JSON of the scoring issue, every tile traceable to its box.
+
+A photo may show an incomplete or impossible hand; the hand is built as seen and its
+problems are reported, so the player can fix them on the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from recognizer.detections import Detections
+from recognizer.group import Group
+from recognizer.labels import CLASSES
+from scoring.errors import InvalidHandError
+from scoring.hand import Hand, WinMethod
+from scoring.melds import Meld
+from scoring.tiles import Tile
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """Everything one photo gave: the tiles, the groups, the hand and what is wrong with it."""
+
+    detections: Detections
+    groups: list[Group]
+    hand: Hand
+    problems: list[str]
+    size: tuple[int, int]
+    timings_ms: dict[str, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "image": {"width": self.size[0], "height": self.size[1]},
+            "tiles": self.detections.tile_dicts(),
+            "groups": [{"id": g.id, "kind": g.kind, "tiles": list(g.members), "concealed": g.concealed, "in_hand": g.in_hand} for g in self.groups],
+            "hand": self.hand.to_dict(),
+            "notation": str(self.hand),
+            "problems": self.problems,
+            "timings_ms": self.timings_ms,
+        }
+
+
+def build_hand(dets: Detections, groups: list[Group], **context: Any) -> tuple[Hand, list[str]]:
+    """Make a Hand from the groups (never raising on a hand that cannot be), and list its problems.
+
+    ``context`` passes won_by, seat_wind, prevailing_wind through to the Hand.
+    """
+    def tiles(g: Group) -> list[Tile]:
+        return [Tile(CLASSES[int(dets.codes[k])]) for k in g.members]
+
+    concealed: list[Tile] = []
+    melds: list[Meld] = []
+    bonus: list[Tile] = []
+    winning: Tile | None = None
+    problems: list[str] = []
+    trace: dict[str, Any] = {"concealed": [], "melds": [], "bonus": [], "winning_tile": None}
+    for g in groups:
+        if not g.in_hand:
+            continue
+        if g.kind == "concealed":
+            concealed += tiles(g)
+            trace["concealed"] += list(g.members)
+        elif g.kind == "bonus":
+            bonus += tiles(g)
+            trace["bonus"] += list(g.members)
+        elif g.kind == "winning":
+            winning = tiles(g)[0]
+            concealed.append(winning)
+            trace["concealed"].append(g.members[0])
+            trace["winning_tile"] = g.members[0]
+        else:
+            try:
+                melds.append(Meld.of(tiles(g), concealed=g.concealed))
+                trace["melds"].append(list(g.members))
+            except InvalidHandError as exc:
+                problems += exc.problems
+                concealed += tiles(g)
+                trace["concealed"] += list(g.members)
+    face_down_loose = [t for t in concealed if t.is_face_down]
+    if face_down_loose:
+        problems.append(f"{len(face_down_loose)} face-down tile(s) outside a kong: turn them face up and photograph again")
+        concealed = [t for t in concealed if not t.is_face_down]
+    won_by = context.pop("won_by", None)
+    hand = Hand(
+        concealed=tuple(sorted(concealed)),
+        melds=tuple(melds),
+        bonus=tuple(sorted(bonus)),
+        winning_tile=winning,
+        won_by=WinMethod.parse(won_by) if isinstance(won_by, str) else (won_by or (WinMethod.DISCARD if winning else WinMethod.WALL)),
+        trace=trace,
+        **context,
+    )
+    return hand, problems + hand.problems()

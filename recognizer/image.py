@@ -1,0 +1,98 @@
+"""Reading a photo safely: any size, any EXIF orientation, never a crash on a bad file."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from recognizer.errors import BadPhotoError
+
+#: Refuse photos above this many pixels (a decompression bomb, or a scan far beyond any phone).
+MAX_PIXELS = 100_000_000
+#: Decode big JPEGs at a reduced size as long as the long side stays at least this.
+WORK_LONG_SIDE = 1000
+
+
+def load_photo(source: "str | Path | bytes") -> np.ndarray:
+    """Photo file or bytes -> RGB uint8 (H, W, 3), upright per EXIF, at most ~WORK_LONG_SIDE.
+
+    Raises BadPhotoError with a reason for empty, truncated, non-image and oversized input.
+    """
+    name = "the photo" if isinstance(source, bytes) else str(source)
+    if isinstance(source, bytes):
+        data = source
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise BadPhotoError(f"{name}: no such file; give the path of a JPEG or PNG photo")
+        data = path.read_bytes()
+    if not data:
+        raise BadPhotoError(f"{name} is empty (0 bytes); take or copy the photo again")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                width, height = im.size
+                fmt = im.format
+                orientation = im.getexif().get(0x0112, 1)
+    except Image.DecompressionBombError:
+        raise BadPhotoError(f"{name} claims more than {2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6:.0f} MP, far more than any photo; "
+                            "it may be a decompression bomb, so it was not opened") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
+        raise BadPhotoError(f"{name} is not an image we can read ({type(exc).__name__}); use a JPEG or PNG photo") from None
+    if width * height > MAX_PIXELS:
+        raise BadPhotoError(
+            f"{name} is {width}x{height} ({width * height / 1e6:.0f} MP), more than the {MAX_PIXELS / 1e6:.0f} MP we read; "
+            "resize it (a phone photo is 12-48 MP)")
+    factor = 1
+    if fmt == "JPEG":
+        for f in (8, 4, 2):
+            if max(width, height) / f >= WORK_LONG_SIDE:
+                factor = f
+                break
+    flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
+    if fmt == "JPEG" and _truncated_jpeg(data):
+        raise BadPhotoError(f"{name} is a truncated JPEG (the file ends early); copy the photo again")
+    bgr = cv2.imdecode(np.frombuffer(data, np.uint8), flag | cv2.IMREAD_IGNORE_ORIENTATION)
+    if bgr is None or bgr.size == 0:
+        bgr = _decode_with_pillow(data, name)
+    rgb = _upright(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), orientation)
+    h, w = rgb.shape[:2]
+    if max(h, w) > 2 * WORK_LONG_SIDE:
+        s = WORK_LONG_SIDE / max(h, w)
+        rgb = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    return rgb
+
+
+def _truncated_jpeg(data: bytes) -> bool:
+    """A whole JPEG ends with the EOI marker (allowing a little padding after it)."""
+    return b"\xff\xd9" not in data[-64:]
+
+
+def _decode_with_pillow(data: bytes, name: str) -> np.ndarray:
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            im.load()
+            return cv2.cvtColor(np.asarray(im.convert("RGB")), cv2.COLOR_RGB2BGR)
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise BadPhotoError(f"{name} could not be decoded ({exc}); it may be truncated or damaged, copy it again") from None
+
+
+def _upright(rgb: np.ndarray, orientation: int) -> np.ndarray:
+    """Apply the EXIF orientation tag (1-8) so the photo is as the player saw it."""
+    ops = {
+        2: lambda a: a[:, ::-1],
+        3: lambda a: a[::-1, ::-1],
+        4: lambda a: a[::-1],
+        5: lambda a: np.rot90(a[:, ::-1], 1),
+        6: lambda a: np.rot90(a, -1),
+        7: lambda a: np.rot90(a[:, ::-1], -1),
+        8: lambda a: np.rot90(a, 1),
+    }
+    op = ops.get(int(orientation) if orientation else 1)
+    return np.ascontiguousarray(op(rgb)) if op else rgb

@@ -1,0 +1,81 @@
+"""Loading the shipped ONNX models, each checked against its JSON sidecar before use."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from recognizer.errors import ModelFileError
+from recognizer.geometry import CROP_H, CROP_W, DETECT_LONG_SIDE, MEAN, STD, STRIDE
+from recognizer.labels import CLASSES
+
+SIDECAR_VERSION = 1
+THREADS = 2
+
+
+def models_dir() -> Path:
+    """``$PUNGCHOW_MODELS`` or the ``models/`` folder beside the package."""
+    env = os.environ.get("PUNGCHOW_MODELS")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "models"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Model:
+    """An onnxruntime session and the sidecar that says how to feed it."""
+
+    name: str
+    session: Any
+    meta: dict[str, Any]
+
+    def run(self, x: np.ndarray) -> list[np.ndarray]:
+        return self.session.run(None, {self.session.get_inputs()[0].name: x})
+
+
+def expected_meta(name: str) -> dict[str, Any]:
+    """What the code relies on; a sidecar that disagrees is refused."""
+    common = {"normalisation": {"mean": MEAN, "std": STD, "scale": 1 / 255}, "colour_order": "RGB"}
+    if name == "classifier":
+        return {**common, "labels": list(CLASSES), "input_size": [CROP_H, CROP_W]}
+    return {**common, "labels": ["tile"], "input_size": {"long_side": DETECT_LONG_SIDE, "pad_to_multiple_of": 32},
+            "outputs": {"stride": STRIDE, "channels": ["centre_logit", "log_w", "log_h", "dx", "dy"]}}
+
+
+@lru_cache(maxsize=4)
+def load_model(name: str, directory: str | None = None) -> Model:
+    """Load ``NAME.onnx`` + ``NAME.json``; fail with a clear message on any mismatch."""
+    import onnxruntime as ort
+
+    folder = Path(directory) if directory else models_dir()
+    onnx_path, meta_path = folder / f"{name}.onnx", folder / f"{name}.json"
+    for p in (onnx_path, meta_path):
+        if not p.is_file():
+            raise ModelFileError(f"model file {p} is missing; reinstall pungchow or set PUNGCHOW_MODELS to the folder holding {name}.onnx")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ModelFileError(f"{meta_path} is not valid JSON ({exc}); reinstall pungchow") from None
+    if meta.get("sidecar_version") != SIDECAR_VERSION:
+        raise ModelFileError(f"{meta_path} has sidecar_version {meta.get('sidecar_version')}, this code reads {SIDECAR_VERSION}")
+    for key, want in expected_meta(name).items():
+        if meta.get(key) != want:
+            raise ModelFileError(f"{meta_path}: {key} is {meta.get(key)!r}, the code expects {want!r}; the model and code do not match")
+    digest = sha256(onnx_path)
+    if meta.get("sha256") != digest:
+        raise ModelFileError(f"{onnx_path} does not match the sha256 in {meta_path.name}; the file is damaged or was replaced, reinstall pungchow")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = THREADS
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+    return Model(name, session, meta)

@@ -1,0 +1,63 @@
+"""photo -> detect -> classify -> group -> hand, timed step by step."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from recognizer.classify import classify
+from recognizer.detect import detect, one_size
+from recognizer.errors import BadPhotoError
+from recognizer.group import group
+from recognizer.hand import Recognition, build_hand
+from recognizer.image import load_photo
+from recognizer.tileset import TileSet, load_tileset
+
+
+def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None" = None, **context: Any) -> Recognition:
+    """Recognise every tile of a photo and build the hand; ``context`` goes to the Hand (won_by, seat_wind, ...)."""
+    times: dict[str, float] = {}
+    t = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        times[name] = round((now - t) * 1000, 1)
+        t = now
+
+    ts = load_tileset(tileset) if isinstance(tileset, str) else tileset
+    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
+    lap("load")
+    dets = detect(rgb)
+    if ts is not None:
+        dets = ts.recentre(rgb, ts.rescale(rgb, one_size(dets)))
+    lap("detect")
+    dets = classify(rgb, dets, ts)
+    lap("classify")
+    dets, groups = group(dets)
+    lap("group")
+    hand, problems = build_hand(dets, groups, **context)
+    lap("hand")
+    if len(dets) == 0:
+        problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
+    return Recognition(dets, groups, hand, problems, (rgb.shape[1], rgb.shape[0]), times)
+
+
+def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, out: "str | Path") -> None:
+    """Write the photo with each box, its code and its group drawn on it."""
+    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
+    img = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+    palette = [(66, 135, 245), (245, 66, 93), (66, 245, 126), (245, 197, 66), (194, 66, 245), (66, 230, 245), (128, 128, 128)]
+    d = result.detections
+    scale = max(img.shape[:2]) / 1000
+    for i in range(len(d)):
+        x, y, w, h = (int(v) for v in d.boxes[i])
+        colour = palette[int(d.group[i]) % len(palette)] if d.group[i] >= 0 else (0, 0, 255)
+        cv2.rectangle(img, (x, y), (x + w, y + h), colour, max(1, int(2 * scale)))
+        cv2.putText(img, d.code(i), (x + 2, max(10, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale + 0.2, colour, max(1, int(2 * scale)))
+    if not cv2.imwrite(str(out), img):
+        raise BadPhotoError(f"could not write the overlay to {out}; give a writable path ending in .png or .jpg")

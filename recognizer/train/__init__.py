@@ -1,0 +1,1 @@
+"""Training (optional extra ``pip install -e .[train]``): torch is needed here and nowhere else."""

@@ -1,0 +1,47 @@
+"""Export trained weights to ONNX in models/ with the sidecar that models.load_model checks."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import torch
+
+from recognizer.geometry import CROP_H, CROP_W
+from recognizer.models import SIDECAR_VERSION, expected_meta, sha256
+from recognizer.train.nets import TileClassifier, TileDetector
+
+
+def export(weights: Path, name: str, out: Path, data_version: str, extra: dict) -> Path:
+    model = TileClassifier() if name == "classifier" else TileDetector()
+    model.load_state_dict(torch.load(weights, map_location="cpu"))
+    model.eval()
+    if name == "classifier":
+        dummy = torch.zeros(1, 3, CROP_H, CROP_W)
+        outputs, axes = ["logits", "embedding"], {"input": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}}
+    else:
+        dummy = torch.zeros(1, 3, 224, 384)
+        outputs, axes = ["maps"], {"input": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h4", 3: "w4"}}
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.onnx"
+    torch.onnx.export(model, (dummy,), str(path), input_names=["input"], output_names=outputs,
+                      dynamic_axes=axes, opset_version=17, dynamo=False)
+    meta = {"sidecar_version": SIDECAR_VERSION, "name": name, **expected_meta(name), "sha256": sha256(path),
+            "training_data": data_version, **extra}
+    (out / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n")
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("name", choices=["classifier", "detector"])
+    ap.add_argument("weights")
+    ap.add_argument("--out", default="models")
+    ap.add_argument("--data-version", default="")
+    args = ap.parse_args()
+    print(export(Path(args.weights), args.name, Path(args.out), args.data_version, {}))
+
+
+if __name__ == "__main__":
+    main()

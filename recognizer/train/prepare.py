@@ -1,0 +1,82 @@
+"""Turn COCO-style dataset folders into compact training caches (one pass over the photos)."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from pungchow_data.coco import load_dataset
+from recognizer.geometry import DETECT_LONG_SIDE, crop_tile
+from recognizer.labels import CLASSES, NOT_A_TILE
+
+#: Cached crops span the box grown by this much, so training can jitter inside them.
+CACHE_CONTEXT = 1.5
+CACHE_SIZE = (80, 60)
+
+
+def _not_a_tile_boxes(rng: random.Random, boxes: np.ndarray, width: int, height: int, n: int) -> list[np.ndarray]:
+    """Background patches and half-tile offsets: what a detector false alarm looks like."""
+    out: list[np.ndarray] = []
+    if len(boxes) == 0:
+        return out
+    med_w, med_h = np.median(boxes[:, 2]), np.median(boxes[:, 3])
+    for _ in range(n * 20):
+        if len(out) >= n:
+            break
+        if rng.random() < 0.4:
+            b = boxes[rng.randrange(len(boxes))].copy()
+            b[0] += b[2] * rng.choice([-1, 1]) * rng.uniform(0.45, 0.6)
+            b[1] += b[3] * rng.uniform(-0.15, 0.15)
+            out.append(b)
+            continue
+        w = med_w * rng.uniform(0.6, 1.5)
+        h = med_h * rng.uniform(0.6, 1.5)
+        x, y = rng.uniform(0, width - w), rng.uniform(0, height - h)
+        b = np.array([x, y, w, h])
+        x1 = np.maximum(x, boxes[:, 0]); y1 = np.maximum(y, boxes[:, 1])
+        x2 = np.minimum(x + w, boxes[:, 0] + boxes[:, 2]); y2 = np.minimum(y + h, boxes[:, 1] + boxes[:, 3])
+        inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+        if (inter / (w * h)).max() < 0.25:
+            out.append(b)
+    return out
+
+
+def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0) -> None:
+    """Write OUT/{split}.pkl: detector images (JPEG bytes at detector scale + boxes) and classifier crops."""
+    rng = random.Random(seed)
+    for split in splits:
+        det: list[dict] = []
+        crops: list[np.ndarray] = []
+        labels: list[int] = []
+        sources: list[str] = []
+        for d in dataset_dirs:
+            ds = load_dataset(d)
+            for im in ds.split(split):
+                bgr = cv2.imread(str(ds.image_path(im)), cv2.IMREAD_COLOR)
+                if bgr is None:
+                    continue
+                rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+                h, w = rgb.shape[:2]
+                boxes = np.array([t.bbox for t in im.tiles], dtype=np.float32).reshape(-1, 4)
+                codes = [CLASSES.index(t.code) for t in im.tiles]
+                s = DETECT_LONG_SIDE / max(h, w)
+                small = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+                ok, jpg = cv2.imencode(".jpg", cv2.cvtColor(small, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
+                det.append({"jpg": jpg.tobytes(), "boxes": boxes * s, "source": im.source or d, "style": im.style})
+                for b, c in zip(boxes, codes):
+                    crops.append(crop_tile(rgb, b, CACHE_CONTEXT, CACHE_SIZE))
+                    labels.append(c)
+                    sources.append(im.source or d)
+                for b in _not_a_tile_boxes(rng, boxes, w, h, max(1, len(boxes) // 6)):
+                    crops.append(crop_tile(rgb, b, CACHE_CONTEXT, CACHE_SIZE))
+                    labels.append(CLASSES.index(NOT_A_TILE))
+                    sources.append(im.source or d)
+        Path(out).mkdir(parents=True, exist_ok=True)
+        with open(Path(out) / f"{split}.pkl", "wb") as f:
+            pickle.dump({"det": det, "crops": np.stack(crops) if crops else np.zeros((0, *CACHE_SIZE, 3), np.uint8),
+                         "labels": np.array(labels, np.int64), "sources": sources}, f, protocol=4)
+        print(f"{split}: {len(det)} images, {len(crops)} crops", flush=True)

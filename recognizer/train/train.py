@@ -1,0 +1,273 @@
+"""Train the classifier or the detector on cached data; export ONNX with its sidecar afterwards.
+
+    python -m recognizer.train.train prepare --data data/rec-synth-train2 data/rec-synth-train data/rec-leo --cache artifacts/cache3
+    python -m recognizer.train.train classifier --cache artifacts/cache3 --steps 10000 --lr 3e-3 --threads 2 --out artifacts/r3
+    python -m recognizer.train.train detector --cache artifacts/cache3 --steps 4000 --init artifacts/r3/detector.pt --grids 0.15 --lr 8e-4 --out artifacts/r4
+    python -m recognizer.train.export classifier artifacts/r3/classifier.pt --out models
+    python -m recognizer.train.export detector artifacts/r4/detector.pt --out models
+
+models/MODEL_CARD.md lists the whole chain of runs behind the shipped models, their data and times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import pickle
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from recognizer.geometry import CROP_H, CROP_W, STRIDE, to_input
+from recognizer.labels import CLASSES
+from recognizer.train.augment import photometric
+from recognizer.train.grids import grid_scene
+from recognizer.train.nets import TileClassifier, TileDetector
+from recognizer.train.prepare import CACHE_CONTEXT, CACHE_SIZE, prepare
+
+LEO_WEIGHT = 8.0
+#: Crop context is jittered by this factor: detected boxes run tighter or looser than labelled ones.
+CONTEXT_JITTER = (0.9, 1.15)
+#: Chance of permuting a training crop's colour channels (0 in the first run).
+CHANNEL_SHUFFLE = 0.0
+
+
+def _load(cache: str, split: str) -> dict:
+    with open(Path(cache) / f"{split}.pkl", "rb") as f:
+        return pickle.load(f)
+
+
+def _weights(sources: list[str]) -> np.ndarray:
+    w = np.array([LEO_WEIGHT if "leo" in s.lower() else 1.0 for s in sources])
+    return w / w.sum()
+
+
+# --- classifier -----------------------------------------------------------------------------
+
+def _cache_box() -> np.ndarray:
+    """The labelled box inside a cached crop, in the crop's pixels."""
+    ch, cw = CACHE_SIZE
+    bw, bh = cw / CACHE_CONTEXT, ch / CACHE_CONTEXT
+    return np.array([(cw - bw) / 2, (ch - bh) / 2, bw, bh])
+
+
+def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generator, train: bool) -> np.ndarray:
+    from recognizer.geometry import CROP_CONTEXT, crop_tile
+    box = _cache_box()
+    out = np.empty((len(idx), CROP_H, CROP_W, 3), np.uint8)
+    for k, i in enumerate(idx):
+        if train:
+            shift = (rng.uniform(-0.08, 0.08), rng.uniform(-0.06, 0.06))
+            ctx = CROP_CONTEXT * rng.uniform(CONTEXT_JITTER[0], CONTEXT_JITTER[1])
+            b = box.copy()
+            b[2] *= rng.uniform(0.93, 1.07)
+            c = crop_tile(crops[i], b, ctx, shift=shift)
+            out[k] = photometric(c, rng, shuffle_p=CHANNEL_SHUFFLE)
+        else:
+            out[k] = crop_tile(crops[i], box, CROP_CONTEXT)
+    return out
+
+
+def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: int = 0, init: str | None = None, lr: float = 3e-3) -> None:
+    """Train (or, from ``init``, fine-tune) the classifier on cached crops."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    tr, va = _load(cache, "train"), _load(cache, "val")
+    p = _weights(tr["sources"])
+    model = TileClassifier()
+    if init:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    t0 = time.time()
+    for step in range(1, steps + 1):
+        model.train()
+        idx = rng.choice(len(p), size=batch, p=p)
+        x = torch.from_numpy(to_input(classifier_batch(tr["crops"], idx, rng, True)))
+        y = torch.from_numpy(tr["labels"][idx])
+        logits, _ = model(x)
+        loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0 or step == steps:
+            acc = evaluate_classifier(model, va, rng)
+            print(f"classifier step {step}/{steps} loss {loss.item():.3f} val {acc} {time.time() - t0:.0f}s", flush=True)
+    torch.save(model.state_dict(), Path(out) / "classifier.pt")
+    print(f"classifier done in {time.time() - t0:.0f}s", flush=True)
+
+
+@torch.no_grad()
+def evaluate_classifier(model: TileClassifier, data: dict, rng: np.random.Generator) -> str:
+    model.eval()
+    res = {}
+    srcs = np.array(["leo" if "leo" in s.lower() else "synth" for s in data["sources"]])
+    preds = np.empty(len(data["labels"]), np.int64)
+    for a in range(0, len(preds), 512):
+        idx = np.arange(a, min(a + 512, len(preds)))
+        logits, _ = model(torch.from_numpy(to_input(classifier_batch(data["crops"], idx, rng, False))))
+        preds[idx] = logits.argmax(1).numpy()
+    for s in ("leo", "synth"):
+        m = srcs == s
+        if m.any():
+            res[s] = round(float((preds[m] == data["labels"][m]).mean()), 4)
+    return str(res)
+
+
+# --- detector -------------------------------------------------------------------------------
+
+DET_CROP = 256
+
+
+def _gaussian(hm: np.ndarray, cx: float, cy: float, sx: float, sy: float) -> None:
+    h, w = hm.shape
+    x0, x1 = max(0, int(cx - 3 * sx)), min(w, int(cx + 3 * sx) + 2)
+    y0, y1 = max(0, int(cy - 3 * sy)), min(h, int(cy + 3 * sy) + 2)
+    if x0 >= x1 or y0 >= y1:
+        return
+    xs = np.arange(x0, x1)[None, :]
+    ys = np.arange(y0, y1)[:, None]
+    g = np.exp(-((xs - cx) ** 2) / (2 * sx * sx) - ((ys - cy) ** 2) / (2 * sy * sy))
+    hm[y0:y1, x0:x1] = np.maximum(hm[y0:y1, x0:x1], g)
+
+
+def detector_sample(item: dict, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One augmented DET_CROP square and its boxes (x, y, w, h) in crop pixels."""
+    img = cv2.cvtColor(cv2.imdecode(np.frombuffer(item["jpg"], np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    boxes = item["boxes"].copy()
+    s = math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
+    img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    boxes *= s
+    if rng.random() < 0.5:
+        img = img[:, ::-1]
+        boxes[:, 0] = img.shape[1] - boxes[:, 0] - boxes[:, 2]
+    if rng.random() < 0.25:
+        img = np.ascontiguousarray(np.rot90(img))  # counter-clockwise: (x, y) -> (y, W - x)
+        w_old = img.shape[0]
+        boxes = np.stack([boxes[:, 1], w_old - boxes[:, 0] - boxes[:, 2], boxes[:, 3], boxes[:, 2]], 1)
+    h, w = img.shape[:2]
+    fill = rng.integers(0, 256, 3).astype(np.uint8)
+    canvas = np.empty((DET_CROP, DET_CROP, 3), np.uint8)
+    canvas[:] = fill
+    if len(boxes) and rng.random() < 0.8:
+        b = boxes[rng.integers(len(boxes))]
+        cx, cy = b[0] + b[2] / 2 + rng.uniform(-DET_CROP / 3, DET_CROP / 3), b[1] + b[3] / 2 + rng.uniform(-DET_CROP / 3, DET_CROP / 3)
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    ox, oy = int(cx - DET_CROP / 2), int(cy - DET_CROP / 2)
+    sx0, sy0 = max(0, ox), max(0, oy)
+    sx1, sy1 = min(w, ox + DET_CROP), min(h, oy + DET_CROP)
+    if sx1 > sx0 and sy1 > sy0:
+        canvas[sy0 - oy:sy1 - oy, sx0 - ox:sx1 - ox] = img[sy0:sy1, sx0:sx1]
+    boxes = boxes - np.array([ox, oy, 0, 0], np.float32)
+    return photometric(canvas, rng, grey_p=0.2), boxes
+
+
+def detector_targets(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Heatmap (1, H, W), regression (4, H, W) and its mask (1, H, W) at stride STRIDE."""
+    n = DET_CROP // STRIDE
+    hm = np.zeros((n, n), np.float32)
+    reg = np.zeros((4, n, n), np.float32)
+    mask = np.zeros((n, n), np.float32)
+    for x, y, w, h in boxes:
+        cx, cy = (x + w / 2) / STRIDE, (y + h / 2) / STRIDE
+        # a tile cut by the crop edge: visible part at least 60 %
+        vis_w = min(x + w, DET_CROP) - max(x, 0)
+        vis_h = min(y + h, DET_CROP) - max(y, 0)
+        if vis_w <= 0 or vis_h <= 0 or vis_w * vis_h < 0.6 * w * h or w < 4 or h < 4:
+            continue
+        ix, iy = int(cx), int(cy)
+        if not (0 <= ix < n and 0 <= iy < n):
+            continue
+        _gaussian(hm, cx - 0.5, cy - 0.5, max(0.6, w / STRIDE / 6), max(0.6, h / STRIDE / 6))
+        hm[iy, ix] = 1.0
+        reg[:, iy, ix] = (math.log(w / STRIDE), math.log(h / STRIDE), cx - ix, cy - iy)
+        mask[iy, ix] = 1.0
+    return hm[None], reg, mask[None]
+
+
+def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1 - pos
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = -torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg
+    return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
+
+
+def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int = 0, init: str | None = None,
+                   grid_p: float = 0.0, lr: float = 2e-3) -> None:
+    """Train (or, from ``init``, fine-tune) the detector; ``grid_p`` of the samples are grid scenes on paper."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    tr = _load(cache, "train")
+    det = tr["det"]
+    p = _weights([d["source"] for d in det])
+    nt = CLASSES.index("NT")
+    model = TileDetector()
+    if init:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.05)
+    t0 = time.time()
+    for step in range(1, steps + 1):
+        model.train()
+        imgs, hms, regs, masks = [], [], [], []
+        for i in rng.choice(len(det), size=batch, p=p):
+            if rng.random() < grid_p:
+                img, boxes = grid_scene(tr["crops"], tr["labels"], nt, DET_CROP, rng)
+            else:
+                img, boxes = detector_sample(det[i], rng)
+            hm, reg, mask = detector_targets(boxes)
+            imgs.append(img); hms.append(hm); regs.append(reg); masks.append(mask)
+        x = torch.from_numpy(to_input(np.stack(imgs)))
+        y = model(x)
+        hm_t, reg_t, mask_t = (torch.from_numpy(np.stack(a)) for a in (hms, regs, masks))
+        l_hm = focal_loss(y[:, :1], hm_t)
+        l_reg = (F.l1_loss(y[:, 1:], reg_t, reduction="none") * mask_t).sum() / mask_t.sum().clamp(min=1)
+        loss = l_hm + l_reg
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps:
+            print(f"detector step {step}/{steps} heat {l_hm.item():.3f} reg {l_reg.item():.3f} {time.time() - t0:.0f}s", flush=True)
+        if step % 1000 == 0:
+            torch.save(model.state_dict(), Path(out) / "detector.pt")
+    torch.save(model.state_dict(), Path(out) / "detector.pt")
+    print(f"detector done in {time.time() - t0:.0f}s", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["prepare", "classifier", "detector"])
+    ap.add_argument("--data", nargs="*", default=[])
+    ap.add_argument("--cache", default="artifacts/cache")
+    ap.add_argument("--out", default="artifacts")
+    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--init", help="detector weights to fine-tune from")
+    ap.add_argument("--grids", type=float, default=0.0, help="share of detector samples drawn as tile grids on paper")
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--leo-weight", type=float, default=LEO_WEIGHT, help="how much more often a leo photo's tile is drawn")
+    ap.add_argument("--channel-shuffle", type=float, default=CHANNEL_SHUFFLE, help="chance of permuting a crop's colour channels")
+    ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    if args.what == "prepare":
+        prepare(args.data, args.cache, ("train", "val", "test"))
+    elif args.what == "classifier":
+        globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]), CHANNEL_SHUFFLE=args.channel_shuffle)
+        train_classifier(args.cache, args.steps, args.out, init=args.init, lr=args.lr)
+    else:
+        train_detector(args.cache, args.steps, args.out, init=args.init, grid_p=args.grids, lr=args.lr)
+
+
+if __name__ == "__main__":
+    main()

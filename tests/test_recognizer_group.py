@@ -1,0 +1,88 @@
+"""Meld grouping on laid-out hands with known answers (no model needed)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from recognizer.detections import Detections
+from recognizer.group import group
+from recognizer.hand import build_hand
+from recognizer.labels import CLASSES
+
+W, H = 40.0, 54.0
+
+
+def layout(rows: list[tuple[float, list[str]]], angle_deg: float = 0.0, origin: tuple[float, float] = (300.0, 200.0)) -> Detections:
+    """Tiles laid in rows: each row is (y, "groups" separated by '|'); groups touch, a gap of 0.8 tile between them."""
+    boxes, codes = [], []
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    for y, groups in rows:
+        x = 0.0
+        for g in groups:
+            for code in g.split():
+                cx, cy = rot @ np.array([x + W / 2, y + H / 2]) + origin
+                boxes.append([cx - W / 2, cy - H / 2, W, H])
+                codes.append(CLASSES.index(code))
+                x += W
+            x += 0.8 * W
+    return Detections(np.array(boxes), np.ones(len(boxes)), codes=np.array(codes))
+
+
+def recognise(dets: Detections) -> tuple[str, str | None, list[str]]:
+    d, groups = group(dets)
+    hand, problems = build_hand(d, groups)
+    assert (d.group >= 0).all(), "every tile belongs to a group"
+    return str(hand), (str(hand.winning_tile) if hand.winning_tile else None), problems
+
+
+def test_concealed_row_and_exposed_sets() -> None:
+    d = layout([(0, ["1B 2B 3B 4C 5C 6C 7D 7D"]), (80, ["2D 2D 2D", "EW EW EW"])])
+    assert recognise(d) == ("1B2B3B4C5C6C7D7D [2D2D2D] [EWEWEW]", None, [])
+
+
+def test_face_down_ends_make_a_concealed_kong() -> None:
+    d = layout([(0, ["1B 2B 3B 4C 5C 6C 7D 7D"]), (80, ["XX 9D 9D XX", "RD RD RD"])])
+    text, _, problems = recognise(d)
+    assert text == "1B2B3B4C5C6C7D7D (9D9D9D9D) [RDRDRD]"
+    assert problems == []
+
+
+def test_winning_tile_set_apart_and_bonus_tiles() -> None:
+    d = layout([(0, ["1B 2B 3B 4C 5C 6C 7D 8D 9D EW", "EW"]), (80, ["2D 2D 2D", "1F 3S"])])
+    text, winning, problems = recognise(d)
+    assert text == "1B2B3B4C5C6C7D8D9DEWEW [2D2D2D] 1F3S"
+    assert winning == "EW"
+    assert problems == []
+
+
+def test_touching_sets_in_one_row_are_split() -> None:
+    d = layout([(0, ["1B 2B 3B 4C 5C 6C 7D 7D"]), (80, ["2D 2D 2D 3C 4C 5C"])])
+    assert recognise(d)[0] == "1B2B3B4C5C6C7D7D [2D2D2D] [3C4C5C]"
+
+
+@pytest.mark.parametrize("angle", [-25.0, 15.0, 90.0])
+def test_rotated_photo_groups_the_same(angle: float) -> None:
+    d = layout([(0, ["1B 2B 3B 4C 5C 6C 7D", "7D"]), (80, ["2D 2D 2D", "1F"])], angle_deg=angle)
+    text, winning, _ = recognise(d)
+    assert text == "1B2B3B4C5C6C7D7D [2D2D2D] 1F"
+    assert winning == "7D"
+
+
+def test_incomplete_hand_is_reported_not_raised() -> None:
+    d = layout([(0, ["1B 2B 3B 4C"])])
+    text, _, problems = recognise(d)
+    assert text == "1B2B3B4C"
+    assert any("14 tiles" in p for p in problems)
+
+
+def test_detections_validate_and_slice() -> None:
+    d = layout([(0, ["1B 2B 3B"])])
+    assert len(d[d.codes == CLASSES.index("2B")]) == 1
+    with pytest.raises(ValueError):
+        Detections(np.zeros((2, 4)), np.ones(2))
+    with pytest.raises(ValueError):
+        Detections(np.ones((2, 4)), np.ones(3))

@@ -1,0 +1,137 @@
+"""Recognition of committed photos with the real shipped models, and bad photos handled cleanly."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from pungchow.cli import main as cli_main
+from recognizer.detect import detect, iou_matrix
+from recognizer.geometry import DETECT_LONG_SIDE
+from recognizer.errors import BadPhotoError
+from recognizer.image import load_photo
+from recognizer.pipeline import recognize
+
+PHOTOS = Path(__file__).parent / "fixtures" / "photos"
+EXPECTED = json.loads((PHOTOS / "expected.json").read_text())
+
+
+def tile_f1(result, truth: list[dict]) -> float:  # type: ignore[no-untyped-def]
+    d = result.detections
+    gt = np.array([t["bbox"] for t in truth], np.float32).reshape(-1, 4)
+    if len(d) == 0 or len(gt) == 0:
+        return 0.0
+    iou = iou_matrix(d.boxes, gt)
+    used, right = set(), 0
+    for i in np.argsort(-d.scores):
+        j = int(iou[i].argmax())
+        if iou[i, j] >= 0.5 and j not in used:
+            used.add(j)
+            right += d.code(int(i)) == truth[j]["code"]
+    p, r = right / len(d), right / len(gt)
+    return 2 * p * r / max(p + r, 1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_sample_photo_is_read(name: str) -> None:
+    want = EXPECTED[name]
+    res = recognize(PHOTOS / name)
+    assert tile_f1(res, want["tiles"]) >= want["min_f1"]
+    if want.get("hand"):
+        assert str(res.hand) == want["hand"]
+
+
+def test_small_tiles_in_a_big_photo_get_a_second_look() -> None:
+    """The same hand photographed from further away: tiles a quarter the size are still found."""
+    name = "synth-000042.jpg"
+    image = cv2.imread(str(PHOTOS / name))
+    h, w = image.shape[:2]
+    far = np.full((4 * h, 4 * w, 3), image[0, 0], np.uint8)
+    far[2 * h:3 * h, 2 * w:3 * w] = image
+    truth = np.array([t["bbox"] for t in EXPECTED[name]["tiles"]], np.float32) + np.array([2 * w, 2 * h, 0, 0], np.float32)
+    rgb = cv2.cvtColor(far, cv2.COLOR_BGR2RGB)
+
+    def found(dets: object) -> int:
+        iou = iou_matrix(dets.boxes, truth)  # type: ignore[attr-defined]
+        return int((iou.max(axis=0) >= 0.5).sum()) if len(iou) else 0
+
+    one_look, two_looks = found(detect(rgb, long_side=DETECT_LONG_SIDE)), found(detect(rgb))
+    assert two_looks >= len(truth) - 1
+    assert two_looks > one_look
+
+
+def test_pungchow_photo_with_no_photo_reads_and_scores_the_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's first command: the shipped sample hand, every tile read, scored line by line."""
+    assert cli_main(["photo"]) == 0
+    out, err = capsys.readouterr()
+    assert "sample photo" in err
+    assert "hand: 5B6B7B9B9B3C4C5C [7D7D7D] (1B1B1B1B) 1S  winning tile 9B" in out
+    assert "four 1B (heads, concealed)" in out and "= 112" in out
+
+
+def test_every_tile_is_traceable_to_its_box() -> None:
+    name = sorted(EXPECTED)[0]
+    out = recognize(PHOTOS / name).to_json()
+    indices = out["hand"]["trace"]["concealed"] + [k for m in out["hand"]["trace"]["melds"] for k in m] + out["hand"]["trace"]["bonus"]
+    assert all(0 <= k < len(out["tiles"]) for k in indices)
+    for tile in out["tiles"]:
+        assert len(tile["box"]) == 4 and len(tile["top3"]) == 3 and tile["top3"][0]["code"] == tile["code"]
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: b"", "empty"),
+    (lambda p: (PHOTOS / sorted(EXPECTED)[0]).read_bytes()[:5000], "truncated"),
+    (lambda p: b"this is not a photo\n" * 10, "not an image"),
+    (lambda p: _png_header_only(20000, 20000), "MP"),
+])
+def test_bad_photo_gives_a_clear_message(tmp_path: Path, capsys: pytest.CaptureFixture[str], make, words: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(make(path))
+    with pytest.raises(BadPhotoError, match=words):
+        load_photo(path)
+    assert cli_main(["recognize", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("pungchow: ") and "\n" not in err
+
+
+def test_photo_without_tiles_reports_it(tmp_path: Path) -> None:
+    felt = np.zeros((480, 640, 3), np.uint8)
+    felt[:] = (40, 120, 30)
+    path = tmp_path / "felt.jpg"
+    cv2.imwrite(str(path), felt)
+    res = recognize(path)
+    assert len(res.detections) == 0
+    assert "no tiles" in res.problems[0]
+
+
+def test_exif_rotated_photo_reads_the_same(tmp_path: Path) -> None:
+    from PIL import Image
+
+    name = sorted(EXPECTED)[0]
+    im = Image.open(PHOTOS / name)
+    turned = im.transpose(Image.Transpose.ROTATE_90)  # stored sideways, EXIF 6 turns it back
+    exif = turned.getexif()
+    exif[0x0112] = 6
+    path = tmp_path / "sideways.jpg"
+    turned.save(path, quality=95, exif=exif.tobytes())
+    a, b = recognize(PHOTOS / name), recognize(path)
+    assert load_photo(path).shape == load_photo(PHOTOS / name).shape
+    codes_a = Counter(a.detections.code(i) for i in range(len(a.detections)))
+    codes_b = Counter(b.detections.code(i) for i in range(len(b.detections)))
+    assert len(a.detections) == len(b.detections)
+    assert sum((codes_a & codes_b).values()) >= len(a.detections) - 1  # re-encoding the JPEG may flip one unsure tile
