@@ -32,16 +32,16 @@ from scoring.rulesets import register
 BOOK = "Foster, American Code (1924)"
 VERSION = "1"
 
-BASIC_COUNTS = Citation(BOOK, "Law 89", "Basic counts for all hands")
-DOUBLES_FOR_ALL = Citation(BOOK, "Law 89", "Doubles for all hands")
-WINNING_BONUS = Citation(BOOK, "Law 89", "Bonus scores for winning hand only")
-ROBBING_A_KONG = Citation(BOOK, "Law 90", "Robbing a kong")
-ALL_SEQUENCE_HAND = Citation(BOOK, "Law 91", "All-sequence hand")
-SPECIAL_BONUS = Citation(BOOK, "Law 92", "Special bonus hands")
+BASIC_COUNTS = Citation(BOOK, "Part II", "Law 89: Basic Counts for All Hands")
+DOUBLES_FOR_ALL = Citation(BOOK, "Part II", "Law 89: Doubles for All Hands")
+WINNING_BONUS = Citation(BOOK, "Part II", "Law 89: Bonus Scores for Winning Hand Only")
+ROBBING_A_KONG = Citation(BOOK, "Part II", "Law 90: Robbing a Kong")
+ALL_SEQUENCE_HAND = Citation(BOOK, "Part II", "Law 91: All-Sequence Hand")
+SPECIAL_BONUS = Citation(BOOK, "Part II", "Law 92: Special Bonus Hands")
 
 
 def limit_hand(number: str, name: str) -> Citation:
-    return Citation(BOOK, "Law 100", f"Limit hands, {number}. {name}")
+    return Citation(BOOK, "Part II", f"Law 100: Limit Hands, {number}. {name}")
 
 
 #: Law 93: the limit, and the limit for or against East.
