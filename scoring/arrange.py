@@ -258,6 +258,12 @@ def waiting_tiles(hand: Hand, *, enough: int | None = None) -> frozenset[Tile]:
 
     Harr's "filling in the only place to win" pays when this is a single tile. ``enough`` stops
     the search once that many are found (two settle "the only place").
+
+    Seven pairs and single heads are tried whatever the rule set. That never changes the answer
+    for a hand that went out with four sets and a pair: its thirteen tiles, if one from seven
+    pairs, wait on the same single tile both ways, and all-heads tiles are never one from four sets
+    and a pair (tests/test_harr_1922.py checks this). Every rule set that has these shapes pays them
+    as limit hands, where the only-place bonus drops out.
     """
     if hand.winning_tile is None:
         return frozenset()

@@ -164,6 +164,16 @@ def test_the_settings_table_has_no_concealed_hand_bonus_when_asked() -> None:
     assert "concealed-hand" not in fired(result)
 
 
+def test_a_concealed_hand_won_on_a_discard_keeps_the_bonus_points_but_not_the_double() -> None:
+    # South claims 5B to complete a pung held in the hand. The bonus table's concealed hand (10)
+    # sets no condition on the last tile; the doubles table's fully concealed hand needs it drawn.
+    # Going out 20, concealed hand 10, 5B pung (completed by the discard, so melded) 2, pair of red
+    # dragons 2 = 34, no doubles, rounded to 30.
+    result = score("1B2B3B4C5C6C7D8D9D5B5B5BRDRD", winning_tile="5B", won_by="discard", seat_wind="S")
+    assert fired(result) == Counter(["going-out", "concealed-hand", "set", "pair", "rounding"])
+    assert result.total == 30
+
+
 LIMIT_HANDS: list[tuple[str, str, dict[str, Any]]] = [
     # Won on a discard to the pair: the four pungs stay concealed, so it is the hidden treasure.
     ("hidden-treasure", "1B1B1B5C5C5C9D9D9DEWEWEW2D2D", dict(winning_tile="2D", won_by="discard", seat_wind="S")),

@@ -421,3 +421,17 @@ def test_every_line_cites_the_code() -> None:
         for rule in get_rule_set(game).rules:
             assert rule.citation.book == "Foster, American Code (1924)"
             assert rule.citation.part == "Part II" and rule.citation.section.startswith("Law ")
+
+
+def test_limit_hand_citations_follow_law_100s_headings() -> None:
+    # Law 100 numbers its sixteen hands I-XVI under these headings. Two headings are garbled in the
+    # scanned text ("Nine United. Sons", "Bottom ofthe Sea"); the citations spell them as meant.
+    headings = [
+        "The Hidden Treasure", "All Honours", "All Terminals", "All Green", "The Three Great Scholars",
+        "The Four Large Blessings", "All Kongs", "Nine United Sons", "The Thirteen Unique Wonders",
+        "Heavenly Peace", "Earthly Peace", "The Moon from the Bottom of the Sea", "Plum Blossom on the Roof",
+        "Scratching a Carrying-Pole", "Kong on Kong", "The Heavenly Twins",
+    ]
+    numerals = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI".split()
+    cited = [r.citation.section for r in get_rule_set(MIXED).rules if r.citation.section.startswith("Law 100:")]
+    assert cited == [f"Law 100: Limit Hands, {n}. {h}" for n, h in zip(numerals, headings)]

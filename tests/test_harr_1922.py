@@ -6,6 +6,7 @@ the tests here read them, and check the rules the examples do not reach one by o
 
 from __future__ import annotations
 
+import itertools
 import random
 import tomllib
 from collections import Counter
@@ -209,10 +210,35 @@ def test_winning_on_the_first_tile_played_earns_half_the_limit() -> None:
     assert "no-other-score +10" not in lines_of(result)
 
 
-def test_completing_the_hand_with_the_fourth_tile_of_a_set_doubles_once() -> None:
-    result = score("5C6C7C8D8D [2B2B2B2B] [3D4D5D] [6B7B8B]", LIMIT, winning_tile="2B", won_by="wall")
-    assert lines_of(result)["kong-completed x2"] == 1
-    assert result.total == (10 + 8) * 2
+def test_going_out_with_the_fourth_tile_of_an_exposed_set_doubles_once() -> None:
+    # Bonus 6 (p. 62): three 2B lie exposed and the player draws the last 2B, which goes out as
+    # 2B3B4B. Mah-Jongg 10, three 2B exposed 2, sequence filled with both ends open by draw 4 = 16;
+    # doubled once for the fourth tile = 32.
+    drawn = score("2B3B4B8D8D [2B2B2B] [3D4D5D] [6B7B8B]", LIMIT, winning_tile="2B", won_by="wall")
+    assert lines_of(drawn)["fourth-tile x2"] == 1
+    assert drawn.total == (10 + 2 + 4) * 2
+    # The book says "draws or pungs": the same fourth 2B taken from a discard into 1B-3B, a middle
+    # fill by chow 2: (10 + 2 + 2) x2 = 28.
+    taken = score("1B2B3B8D8D [2B2B2B] [3D4D5D] [6B7B8B]", LIMIT, winning_tile="2B", won_by="discard")
+    assert lines_of(taken)["fourth-tile x2"] == 1
+    assert taken.total == (10 + 2 + 2) * 2
+
+
+@pytest.mark.parametrize(
+    "hand, winning",
+    [
+        # Another tile of the sequence won: the 2B was not the winning tile.
+        ("2B3B4B8D8D [2B2B2B] [3D4D5D] [6B7B8B]", "4B"),
+        # The three 2B were held concealed, not an exposed set of three.
+        ("2B2B2B2B3B4B8D8D [3D4D5D] [6B7B8B]", "2B"),
+        # A fourth tile laid on the set makes a kong and calls for a loose tile; it cannot be the
+        # tile that completes the hand (four sets and a pair were already there).
+        ("5C6C7C8D8D [2B2B2B2B] [3D4D5D] [6B7B8B]", "2B"),
+    ],
+)
+def test_the_fourth_tile_bonus_needs_that_tile_to_win_beside_an_exposed_three(hand: str, winning: str) -> None:
+    result = score(hand, LIMIT, winning_tile=winning, won_by="wall")
+    assert "fourth-tile x2" not in lines_of(result)
 
 
 def test_own_wind_set_doubles_once_and_twice_in_own_wind_round() -> None:
@@ -311,3 +337,42 @@ def test_pruned_wait_search_agrees_with_trying_every_tile(monkeypatch: pytest.Mo
     pruned = [waiting_tiles(hand) for hand in hands]
     monkeypatch.setattr(arrange, "_could_complete", lambda counts, i, heads_too: True)
     assert pruned == [waiting_tiles(hand) for hand in hands]
+
+
+def test_six_pairs_in_the_thirteen_tiles_do_not_spoil_the_only_place() -> None:
+    # Part I has no seven-pairs hand, yet the wait search also tries seven pairs and single heads.
+    # Here the thirteen tiles before EW read both as 123 123 567 567 + EW and as six pairs + EW:
+    # either way EW alone completes the hand, so the bonus stands. Mah-Jongg 20, only place 2 = 22
+    # (a pair of West is no scoring pair for South).
+    result = score("1B1B2B2B3B3B5C5C6C6C7C7CEWEW", winning_tile="EW", won_by="discard", seat_wind="S")
+    assert waiting_tiles(result.hand) == frozenset(parse_tiles("EW"))
+    assert lines_of(result) == Counter({"mah-jongg +20": 1, "only-place-to-win +2": 1})
+    assert result.total == 22
+
+
+def test_special_shapes_never_add_a_wait_beside_four_sets_and_a_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why the waits may count seven pairs and single heads for every rule set.
+
+    Part I knows neither shape and Foster and the British fragment accept seven pairs only in
+    limit hands, where the only-place bonus drops out anyway. A hand that is one tile from four
+    sets and a pair and also from seven pairs waits on its single tile both ways; a hand one tile
+    from single heads is all heads and never one tile from four sets and a pair. So on every hand
+    the special shapes add no wait that four sets and a pair did not already have.
+    """
+    kinds = parse_tiles("1B2B3B4B5B6B7B8B9BEWRD")
+    hands = [
+        Hand(concealed=tuple(sorted([t for p in pairs for t in (p, p)] + [single, single])), winning_tile=single)
+        for pairs in itertools.combinations(kinds, 6)
+        for single in kinds
+        if single not in pairs
+    ]
+    heads = [t for t in PLAYING_TILES if t.is_major]
+    hands += [Hand(concealed=tuple(sorted(heads + [extra])), winning_tile=extra) for extra in heads]
+    with_special = [waiting_tiles(hand) for hand in hands]
+    # The special shapes are only tried when no set is declared; pretend one is.
+    complete = arrange._is_complete
+    monkeypatch.setattr(arrange, "_is_complete", lambda counts, declared: complete(counts, max(declared, 1)))
+    standard_only = [waiting_tiles(hand) for hand in hands]
+    ready = [(special, standard) for special, standard in zip(with_special, standard_only) if standard]
+    assert len(ready) > 200
+    assert all(special == standard for special, standard in ready)

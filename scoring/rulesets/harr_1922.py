@@ -44,6 +44,9 @@ from scoring.tiles import Tile, format_tiles
 
 BOOK = "Harr, Pung Chow (1922)"
 VERSION = "1"
+#: Part II's scores changed in version 2: bonus 6 (the fourth tile) now pays the position the book
+#: describes, so hands saved under version 1 may differ.
+PART_TWO_VERSION = "2"
 
 
 def part_one(section: str) -> Citation:
@@ -301,9 +304,19 @@ def own_wind_set_doubles(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
             yield rule.line(f"set of own wind {ctx.own_wind}", doubles=1)
 
 
-def kong_completed_by_winning_tile(ctx: ScoreContext) -> bool:
-    meld = ctx.winning_meld
-    return ctx.winner and meld is not None and meld.kind is MeldKind.KONG
+def fourth_tile_of_exposed_set(ctx: ScoreContext) -> bool:
+    """Bonus 6: the winning tile is the fourth of a kind whose other three lie in the winner's
+    exposed set of three, drawn or taken from a discard.
+
+    Laying a fourth tile on a set never completes a hand (a kong calls for a loose tile, and
+    that loose tile would be the winning tile), and the book bars taking a discard to make a
+    fourth for an exposed set. So the bonus is for going out with that fourth tile used in
+    another set (a sequence: no pair or three of it is left). Robbing a kong cannot give it.
+    """
+    tile = ctx.hand.winning_tile
+    if not ctx.winner or tile is None or ctx.won_by is WinMethod.ROBBED_KONG:
+        return False
+    return any(m.kind is MeldKind.PUNG and not m.concealed and m.tile == tile for m in ctx.hand.melds)
 
 
 _p2_sets = per_set_rule("set", WINNING_VALUES, limit_game_set)
@@ -367,8 +380,8 @@ PART_TWO_SCORES: tuple[Rule, ...] = (
         lambda ctx: ctx.winner and ctx.won_by is WinMethod.LOOSE_TILE,
     ),
     doubles_rule(
-        "kong-completed", "completing the hand with the fourth tile of a set of three", 1, BONUS,
-        kong_completed_by_winning_tile,
+        "fourth-tile", "going out with the fourth tile of an exposed set of three", 1, BONUS,
+        fourth_tile_of_exposed_set,
     ),
     Rule("own-wind-set", DOUBLING, own_wind_set_doubles),
     per_set_rule("dragon-set", DOUBLING, dragon_doubles, doubles=True),
@@ -403,7 +416,7 @@ HARR_1922_LIMIT = register(
     RuleSet(
         name="harr-1922-limit",
         title="Harr, Pung Chow (1922), Part II: playing with a limit",
-        version=VERSION,
+        version=PART_TWO_VERSION,
         rules=PART_TWO_SCORES + PART_TWO_LIMIT_HANDS,
         options=(
             Option(
