@@ -128,6 +128,15 @@ def recoloured(style: TileStyle, rng: np.random.Generator) -> TileStyle:
 HOLDOUT_STYLES: tuple[str, ...] = ("western", "blue-ink")
 
 
+def missing_fonts() -> str | None:
+    """What font the renderer lacks and how to get it, or None: every style draws text with these."""
+    if not (NOTO_DIR / "NotoSansCJK-Bold.ttc").is_file() or not (NOTO_DIR / "NotoSerifCJK-Bold.ttc").is_file():
+        return f"Noto CJK fonts not found in {NOTO_DIR}: install fonts-noto-cjk or set PUNGCHOW_NOTO_DIR"
+    if not (DEJAVU_DIR / "DejaVuSans-Bold.ttf").is_file():
+        return f"DejaVu Sans Bold not found in {DEJAVU_DIR}: install fonts-dejavu-core or set PUNGCHOW_DEJAVU_DIR"
+    return None
+
+
 def style_available(style: TileStyle) -> bool:
     """Whether the art a style needs is on this machine (fonts are checked when styles resolve)."""
     return style.art is None or (FLUFFY_DIR / "Export" / style.art).is_dir()
@@ -147,8 +156,9 @@ def resolve_styles(include: list[str] | None = None, exclude: list[str] | None =
             f"style {missing[0]} needs the fluffystuff tile art in {FLUFFY_DIR / 'Export'}: "
             "set PUNGCHOW_SHARED_DIR to the folder holding tile-art/, or leave the style out"
         )
-    if not (NOTO_DIR / "NotoSansCJK-Bold.ttc").is_file():
-        raise PungChowError(f"Noto CJK fonts not found in {NOTO_DIR}: install fonts-noto-cjk or set PUNGCHOW_NOTO_DIR")
+    missing_font = missing_fonts()
+    if missing_font:
+        raise PungChowError(missing_font)
     chosen = [STYLES[n] for n in names if n not in set(exclude or [])]
     if not chosen:
         raise PungChowError("no tile style left to render: --exclude-styles removed them all")
