@@ -80,8 +80,16 @@ def _photo(args: argparse.Namespace) -> int:
     from recognizer.pipeline import recognize
     from scoring.cli import run_score
     from scoring.errors import InvalidHandError
+    from scoring.hand import parse_wind
 
-    context = {"seat_wind": (args.seat or "E").strip().upper()[:1], "prevailing_wind": (args.round or "E").strip().upper()[:1]}
+    from scoring.cli import options_from_args
+    from scoring.rulesets import get_rule_set
+
+    # Every score option is checked before the photo is read, so a typo is reported as itself.
+    context = {"seat_wind": parse_wind(args.seat or "E", "seat wind"), "prevailing_wind": parse_wind(args.round or "E", "prevailing wind")}
+    options = options_from_args(args)
+    if args.rules.strip().lower() != "all":
+        get_rule_set(args.rules).resolve_options(options)
     if args.won_by:
         context["won_by"] = args.won_by
     photo = args.photo

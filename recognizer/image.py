@@ -28,6 +28,8 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
         data = source
     else:
         path = Path(source)
+        if path.is_dir():
+            raise BadPhotoError(f"{name} is a folder, not a photo; give the path of a JPEG or PNG photo")
         if not path.is_file():
             raise BadPhotoError(f"{name}: no such file; give the path of a JPEG or PNG photo")
         data = path.read_bytes()

@@ -54,9 +54,15 @@ class WinMethod(str, Enum):
         return self in (WinMethod.WALL, WinMethod.LOOSE_TILE, WinMethod.LAST_TILE, WinMethod.ORIGINAL_HAND)
 
 
+#: A wind as a player may name it: its letter or its word ("S", "south").
+WIND_NAMES: dict[str, str] = {"EAST": "E", "SOUTH": "S", "WEST": "W", "NORTH": "N"}
+
+
 def parse_wind(text: str, what: str) -> str:
-    letter = text.strip().upper()[:1] if text else ""
-    if letter not in WINDS or len(text.strip()) not in (1, 4, 5):
+    """``E``/``east`` ... ``N``/``north`` -> the letter; anything else is an error, never a guess."""
+    word = text.strip().upper() if isinstance(text, str) else ""
+    letter = word if word in WINDS else WIND_NAMES.get(word, "")
+    if not letter:
         raise NotationError(f"unknown {what} {text!r}: use E, S, W or N")
     return letter
 

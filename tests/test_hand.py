@@ -6,7 +6,7 @@ import pytest
 
 from scoring.arrange import Shape, arrangements, waiting_tiles
 from scoring.errors import InvalidHandError, NotationError
-from scoring.hand import Hand, WinMethod, hand_schema
+from scoring.hand import Hand, WinMethod, hand_schema, parse_wind
 from scoring.melds import Meld, MeldKind
 
 BRIEF_EXAMPLE = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
@@ -86,3 +86,14 @@ def test_special_shapes_are_found() -> None:
     assert [a.shape for a in arrangements(heads)] == [Shape.THIRTEEN_HEADS]
     pairs = Hand.parse("EWEWSWSWWWWWNWNWRDRDGDGDWDWD", winning_tile="WD")
     assert Shape.SEVEN_PAIRS in {a.shape for a in arrangements(pairs)}
+
+
+@pytest.mark.parametrize("text, letter", [("S", "S"), ("south", "S"), (" North ", "N"), ("e", "E")])
+def test_a_wind_is_named_by_its_letter_or_its_word(text: str, letter: str) -> None:
+    assert parse_wind(text, "seat wind") == letter
+
+
+@pytest.mark.parametrize("text", ["nope", "Q", "Sou", "", "EW"])
+def test_any_other_wind_is_an_error_not_a_guess(text: str) -> None:
+    with pytest.raises(NotationError, match="unknown seat wind"):
+        parse_wind(text, "seat wind")

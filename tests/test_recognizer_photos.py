@@ -76,6 +76,20 @@ def test_pungchow_photo_with_no_photo_reads_and_scores_the_sample(capsys: pytest
     assert "four 1B (heads, concealed)" in out and "= 112" in out
 
 
+@pytest.mark.parametrize("option, words", [(["--seat", "nope"], "unknown seat wind 'nope'"),
+                                           (["--rules", "nope"], "unknown rule set 'nope'"),
+                                           (["--limit", "abc"], "limit takes a whole number")])
+def test_a_wrong_score_option_is_named_before_the_photo_is_read(option: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["photo", *option]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and words in err and "\n" not in err.strip()
+
+
+def test_a_folder_is_not_a_photo(tmp_path: Path) -> None:
+    with pytest.raises(BadPhotoError, match="is a folder, not a photo"):
+        load_photo(tmp_path)
+
+
 def test_every_tile_is_traceable_to_its_box() -> None:
     name = sorted(EXPECTED)[0]
     out = recognize(PHOTOS / name).to_json()
