@@ -17,6 +17,14 @@ from webapp.history import History, default_db_path
 from webapp.scores import alternative_rows, breakdown_rows, total_text
 
 
+def page_title(title: str) -> None:
+    """The page's title, then the message an action left for this run (set under ``state.MESSAGE``)."""
+    st.title(title)
+    message = st.session_state.pop(state.MESSAGE, None)
+    if message:
+        st.error(message)
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Show a player's mistake (bad notation, impossible hand, bad photo) as a message, not a traceback."""

@@ -46,6 +46,15 @@ def _weights(sources: list[str]) -> np.ndarray:
     return w / w.sum()
 
 
+def _start(model: torch.nn.Module, init: str | None, lr: float, steps: int, warm_up: float) -> tuple:
+    """A network (from ``init`` weights when fine-tuning), AdamW and a one-cycle schedule over ``steps``."""
+    if init:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=warm_up)
+    return model, opt, sched
+
+
 # --- classifier -----------------------------------------------------------------------------
 
 def _cache_box() -> np.ndarray:
@@ -78,11 +87,7 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
     rng = np.random.default_rng(seed)
     tr, va = _load(cache, "train"), _load(cache, "val")
     p = _weights(tr["sources"])
-    model = TileClassifier()
-    if init:
-        model.load_state_dict(torch.load(init, map_location="cpu"))
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    model, opt, sched = _start(TileClassifier(), init, lr, steps, warm_up=0.1)
     t0 = time.time()
     for step in range(1, steps + 1):
         model.train()
@@ -209,11 +214,7 @@ def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int =
     det = tr["det"]
     p = _weights([d["source"] for d in det])
     nt = CLASSES.index("NT")
-    model = TileDetector()
-    if init:
-        model.load_state_dict(torch.load(init, map_location="cpu"))
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.05)
+    model, opt, sched = _start(TileDetector(), init, lr, steps, warm_up=0.05)
     t0 = time.time()
     for step in range(1, steps + 1):
         model.train()

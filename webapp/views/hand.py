@@ -17,7 +17,7 @@ from webapp.drawing import draw_detections, tile_face, tile_row
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
 from webapp.recognition import known_tilesets, read_tiles
 from webapp.scores import score_one, side_by_side, total_text
-from webapp.widgets import history, reader, rule_set_chooser, show_breakdown, user_errors
+from webapp.widgets import history, page_title, reader, rule_set_chooser, show_breakdown, user_errors
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 #: Faces per row beside the photo: a full hand in two rows stays legible on a phone.
@@ -290,10 +290,7 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
 
 # --- the page -----------------------------------------------------------------------------------
 
-st.title("Score a hand")
-message = st.session_state.pop(state.MESSAGE, None)
-if message:
-    st.error(message)
+page_title("Score a hand")
 
 with user_errors():
     photo_tab, typed_tab = st.tabs(["Photo", "Type the hand"])

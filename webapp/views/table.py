@@ -15,7 +15,7 @@ from webapp.photos import MAX_UPLOAD_MB, read_photo, thumbnail_jpeg
 from webapp.recognition import read_tiles
 from webapp.review import to_hand
 from webapp.scores import total_text
-from webapp.widgets import history, reader, rule_set_chooser, show_breakdown, user_errors
+from webapp.widgets import history, page_title, reader, rule_set_chooser, show_breakdown, user_errors
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 NOBODY = -1
@@ -143,10 +143,7 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
             st.success(f"Saved deal {deal} of game {game_id}.")
 
 
-st.title("Settle the table")
-message = st.session_state.pop(state.MESSAGE, None)
-if message:
-    st.error(message)
+page_title("Settle the table")
 
 with user_errors():
     table = current_table()
