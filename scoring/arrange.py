@@ -14,11 +14,11 @@ and seven pairs (Foster's heavenly twins, when the pairs qualify).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
 
-from scoring.hand import Hand
+from scoring.hand import Hand, WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import PLAYING_TILES, Tile, format_tiles
 
@@ -39,19 +39,25 @@ class Arrangement:
     """One reading of a hand: its sets (declared and concealed), pairs and loose tiles.
 
     ``winning_set`` is the index in ``sets`` of the set the winning tile completed (a pair
-    counts), or None when there is no winning tile.
+    counts), or None when there is no winning tile. ``claimed`` says that set was claimed from
+    a discard: it was concealed until the win but is laid out and priced as exposed, so it
+    prints in the exposed brackets, ``[3C4C5C]*``.
     """
 
     shape: Shape
     sets: tuple[Meld, ...]
     loose: tuple[Tile, ...] = ()
     winning_set: int | None = None
+    claimed: bool = False
 
     def __str__(self) -> str:
         parts = []
         for i, meld in enumerate(self.sets):
-            text = str(meld)
-            parts.append(f"{text}*" if i == self.winning_set else text)
+            if i == self.winning_set:
+                body = f"[{format_tiles(meld.tiles)}]" if self.claimed else str(meld)
+                parts.append(f"{body}*")
+            else:
+                parts.append(str(meld))
         if self.loose:
             parts.append(format_tiles(self.loose))
         return " ".join(parts)
@@ -73,6 +79,88 @@ class Arrangement:
     @property
     def winning_meld(self) -> Meld | None:
         return self.sets[self.winning_set] if self.winning_set is not None else None
+
+
+#: Ways of winning on another player's tile: the set it completes is claimed and laid out.
+CLAIMED_WINS = (WinMethod.DISCARD, WinMethod.ROBBED_KONG)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Where the winning tile went: the hand as it stood before the last tile, and what it completed.
+
+    ``hand`` has the claimed set (if any) back among the concealed tiles, where it was until the
+    win; ``claimed`` is that set as the divider builds it, and only arrangements whose winning
+    set it is belong to this reading. ``declared_may_win`` is False on a win from another
+    player's tile, whose declared sets were all on the table before it.
+    """
+
+    hand: Hand
+    claimed: Meld | None = None
+    declared_may_win: bool = True
+    why: str = ""
+    shown_at: int | None = None
+    """Where the claimed set stood among the declared sets as written, so it prints there again."""
+
+    def admits(self, arrangement: Arrangement) -> bool:
+        if self.claimed is not None:
+            return arrangement.winning_meld == self.claimed
+        declared = len(self.hand.melds)
+        return self.declared_may_win or arrangement.winning_set is None or arrangement.winning_set >= declared
+
+    def mark(self, arrangement: Arrangement) -> Arrangement:
+        """Mark the winning set as claimed when a discard (or a robbed kong) completed it."""
+        meld = arrangement.winning_meld
+        declared = arrangement.winning_set is not None and arrangement.winning_set < len(self.hand.melds)
+        if meld is None or meld.kind is MeldKind.PAIR or declared or self.hand.won_by not in CLAIMED_WINS:
+            return arrangement
+        if self.shown_at is None or arrangement.winning_set is None:
+            return replace(arrangement, claimed=True)
+        sets = list(arrangement.sets)
+        sets.insert(self.shown_at, sets.pop(arrangement.winning_set))
+        return replace(arrangement, sets=tuple(sets), winning_set=self.shown_at, claimed=True)
+
+
+def before_the_claim(hand: Hand, index: int) -> tuple[Hand, Meld]:
+    """The hand with declared set ``index`` back among the concealed tiles, and that set as concealed."""
+    meld = hand.melds[index]
+    unclaimed = replace(
+        hand,
+        concealed=tuple(sorted(hand.concealed + meld.tiles)),
+        melds=hand.melds[:index] + hand.melds[index + 1:],
+        winning_set=None,
+    )
+    return unclaimed, Meld(meld.kind, meld.tiles, concealed=True)
+
+
+def readings(hand: Hand) -> list[Reading]:
+    """Every place the winning tile may have gone, each as the hand stood before it came.
+
+    A set marked ``*`` is the one; won from another player's tile, an exposed set holding the
+    winning tile may be the claimed one, and so may the concealed tiles when they hold it too;
+    otherwise (a drawn tile) the hand is read as written.
+    """
+    tile = hand.winning_tile
+    if not hand.winner or tile is None:
+        return [Reading(hand)]
+    if hand.winning_set is not None:
+        unclaimed, claimed = before_the_claim(hand, hand.winning_set)
+        return [Reading(unclaimed, claimed, why=f"{hand.melds[hand.winning_set]}* is marked as completed by {tile}",
+                        shown_at=hand.winning_set)]
+    if hand.won_by not in CLAIMED_WINS:
+        return [Reading(hand)]
+    found: list[Reading] = []
+    seen: set[Meld] = set()
+    for i, meld in enumerate(hand.melds):
+        if meld.exposed and meld.kind is not MeldKind.KONG and tile in meld.tiles and meld not in seen:
+            seen.add(meld)
+            unclaimed, claimed = before_the_claim(hand, i)
+            found.append(Reading(unclaimed, claimed, why=f"{tile} completed {meld}, claimed from the discard", shown_at=i))
+    if not found or tile in hand.concealed:
+        shown = ", ".join(str(m) for m in seen)
+        why = f"{tile} went among the concealed tiles" + (f"; {shown} lay on the table before the win" if shown else "")
+        found.append(Reading(hand, declared_may_win=False, why=why))
+    return found
 
 
 def _counts(tiles: tuple[Tile, ...]) -> list[int]:

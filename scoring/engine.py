@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scoring.arrange import Arrangement, Shape, arrangements
+from scoring.arrange import Arrangement, Reading, Shape, arrangements, readings
 from scoring.context import ScoreContext
 from scoring.errors import InvalidHandError, PungChowError, UnknownRuleSetError
 from scoring.hand import Hand
@@ -54,6 +54,16 @@ class ScoreLine:
         else:
             value = f"{self.points:+d}"
         return f"{value:>7}  {self.description}  [{self.citation}]"
+
+    @property
+    def order(self) -> int:
+        """Where the line stands when read down: points, then doubles, then limit hands, then the
+        lines that only show a step (rounding)."""
+        if self.limit_hand:
+            return 2
+        if self.doubles:
+            return 1
+        return 0 if self.points else 3
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -188,6 +198,7 @@ class RuleSet:
     exclusions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     tally: Tally = standard_tally
     notes: str = ""
+    limit_citation: Citation | None = None
 
     def option(self, name: str) -> Option:
         for opt in self.options:
@@ -203,15 +214,26 @@ class RuleSet:
             values[name.replace("-", "_")] = self.option(name.replace("-", "_")).parse(value)
         return MappingProxyType(values)
 
-    def lines_for(self, ctx: ScoreContext) -> list[ScoreLine]:
-        """Apply every rule, then drop the lines that a firing rule excludes."""
-        lines = [line for rule in self.rules for line in rule.apply(ctx)]
+    def lines_for(self, ctx: ScoreContext, *, limit_hands: bool = True) -> list[ScoreLine]:
+        """Apply every rule, then drop the lines that a firing rule excludes.
+
+        ``limit_hands=False`` leaves the limit hands out: what the hand scores line by line.
+        """
+        lines = [line for rule in self.rules for line in rule.apply(ctx) if limit_hands or not line.limit_hand]
         fired = {line.rule for line in lines}
         dropped = {x for rule_id in fired for x in self.exclusions.get(rule_id, ())}
         return [line for line in lines if line.rule not in dropped]
 
     def accepts(self, arrangement: Arrangement) -> bool:
         return arrangement.shape in (Shape.STANDARD, Shape.INCOMPLETE) or arrangement.shape in self.special_shapes
+
+    def without_limit_hands(self, ctx: ScoreContext) -> int | None:
+        """What a limit hand would score from its lines alone (uncapped), or None when it cannot be told."""
+        try:
+            lines = self.lines_for(ctx, limit_hands=False)
+            return self.tally(lines, ctx, {**ctx.options, "limit": None})[0]
+        except PungChowError:
+            return None
 
 
 @dataclass(frozen=True)
@@ -225,6 +247,14 @@ class Score:
     uncapped: int
     total: int
     options: Mapping[str, Any]
+    reading: Reading | None = field(default=None, compare=False)
+    without_limit: int | None = None
+    """For a limit hand: what its lines alone come to, uncapped."""
+    limit_citation: Citation | None = None
+
+    @property
+    def limit_hand(self) -> bool:
+        return any(line.limit_hand for line in self.lines)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -236,6 +266,7 @@ class Score:
             "uncapped": self.uncapped,
             "lines": [line.to_dict() for line in self.lines],
             "options": dict(self.options),
+            **({"without_limit_hand": self.without_limit} if self.limit_hand else {}),
         }
 
 
@@ -266,35 +297,87 @@ class ScoreResult:
     def to_dict(self) -> dict[str, Any]:
         data = self.best.to_dict()
         data["hand"] = str(self.hand)
+        if self.reading_note:
+            data["reading"] = self.reading_note
         data["alternatives"] = [alt.to_dict() for alt in self.alternatives]
         return data
 
+    @property
+    def reading_note(self) -> str | None:
+        """Which reading of the winning tile was taken and why, when the hand allows more than one."""
+        best: dict[str, int] = {}
+        for score in (self.best, *self.alternatives):
+            if score.reading is not None:
+                best[score.reading.why] = max(best.get(score.reading.why, score.total), score.total)
+        if len(best) < 2 or self.best.reading is None:
+            return None
+        taken = self.best.reading.why
+        others = "; ".join(f"{why}: {total}" for why, total in best.items() if why != taken)
+        return (f"reading: {taken}: {self.total}, the higher of {len(best)} readings of where the winning tile went "
+                f"(otherwise {others}); as with arrangements, the reading that scores most is taken")
+
     def explain(self) -> str:
-        """The score as a player reads it: each line with its rule, then the total."""
-        out = [f"{self.best.rule_set}: {self.arrangement}"]
-        out += [f"  {line}" for line in self.lines]
-        if self.total != self.uncapped:
-            out.append(f"  = {self.uncapped}, capped at the limit: {self.total}")
-        else:
+        """The score as a player reads it, top to bottom: points, then doubles, then rounding and
+        the limit, each with its citation, so the total follows from reading down."""
+        best = self.best
+        out = [f"{best.rule_set}: {self.arrangement}"]
+        if self.reading_note:
+            out.append(f"  {self.reading_note}")
+        lines = sorted(self.lines, key=lambda line: line.order)
+        points = [line for line in lines if line.order == 0]
+        doubling = [line for line in lines if line.order == 1]
+        out += [f"  {line}" for line in points]
+        running = sum(line.points for line in points)
+        if doubling:
+            subtotal = sum(line.points for line in points)
+            out.append(f"  = {subtotal} points")
+            out += [f"  {line}" for line in doubling]
+            count = sum(line.doubles for line in doubling)
+            running = doubled(points + doubling)
+            out.append(f"  = {running} after {count} double{'s' if abs(count) != 1 else ''}")
+        rest = [line for line in lines if line.order in (2, 3)]
+        out += [f"  {line}" for line in rest]
+        cite = f"  [{best.limit_citation}]" if best.limit_citation else ""
+        limit = best.options.get("limit")
+        if best.limit_hand:
+            if best.without_limit is not None:
+                out.append(f"  {'':>7}  without the limit hand these tiles would score {best.without_limit}")
+            out.append(f"  = {self.total}: the limit{cite}")
+        elif self.total != self.uncapped:
+            out.append(f"  {'limit':>7}  {self.uncapped} is held to the limit {self.total}{cite}")
             out.append(f"  = {self.total}")
+        elif rest or not doubling or running != self.total:
+            out.append(f"  = {self.total}")
+        east = best.options.get("east_limit")
+        if east is not None and self.total == limit:
+            out.append(f"  {'':>7}  East pays or receives up to {east}, the East limit{cite}")
         return "\n".join(out)
 
 
 def score_with(rule_set: RuleSet, hand: Hand, options: Mapping[str, Any] | None = None) -> ScoreResult:
-    """Score ``hand`` under ``rule_set``: every arrangement, the best first."""
+    """Score ``hand`` under ``rule_set``: every reading of where the winning tile went, every
+    arrangement of each, the best first."""
     hand.check()
     resolved = rule_set.resolve_options(options)
-    candidates = [a for a in arrangements(hand) if rule_set.accepts(a)]
+    candidates = [
+        (reading, reading.mark(a))
+        for reading in readings(hand)
+        for a in arrangements(reading.hand)
+        if rule_set.accepts(a) and reading.admits(a)
+    ]
     if not candidates:
         raise InvalidHandError(
             [f"{hand} is not a complete hand under {rule_set.name}: it does not split into four sets and a pair"
              " (nor a special hand this rule set allows); score it with --loser if it did not win"]
         )
     scores = []
-    for arrangement in candidates:
-        ctx = ScoreContext(hand, arrangement, resolved)
+    for reading, arrangement in candidates:
+        ctx = ScoreContext(reading.hand, arrangement, resolved)
         lines = rule_set.lines_for(ctx)
         uncapped, total = rule_set.tally(lines, ctx, resolved)
-        scores.append(Score(rule_set.name, rule_set.version, arrangement, tuple(lines), uncapped, total, resolved))
+        lines.sort(key=lambda line: line.order)
+        without = rule_set.without_limit_hands(ctx) if any(line.limit_hand for line in lines) else None
+        scores.append(Score(rule_set.name, rule_set.version, arrangement, tuple(lines), uncapped, total, resolved,
+                            reading, without, rule_set.limit_citation))
     scores.sort(key=lambda s: (-s.total, -s.uncapped, str(s.arrangement)))
     return ScoreResult(hand, scores[0], tuple(scores[1:]))

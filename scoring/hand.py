@@ -2,7 +2,9 @@
 
 Notation: concealed tiles first, then each declared set in brackets, ``[2D2D2D]`` exposed and
 ``(1D1D1D1D)`` or ``(XX1D1DXX)`` a concealed kong; bonus tiles may stand anywhere outside
-brackets. How the hand was won travels beside the notation (``--winning``, ``--won-by``).
+brackets. A ``*`` right after a set marks it as the set the winning tile completed
+(``[3C4C5C]*``): a photo of a hand won on a discard shows that set laid out, but it was concealed
+until the win. How the hand was won travels beside the notation (``--winning``, ``--won-by``).
 
 >>> h = Hand.parse("7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]", winning_tile="2D", won_by="discard")
 >>> str(h)
@@ -25,9 +27,11 @@ from scoring.errors import InvalidHandError, NotationError
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import WINDS, Tile, format_tiles, parse_tiles
 
-SCHEMA_PATH = Path(__file__).with_name("schema") / "hand.v1.json"
+SCHEMA_PATH = Path(__file__).with_name("schema") / "hand.v2.json"
 SCHEMA_ID = "pungchow/hand"
-SCHEMA_VERSION = 1
+#: Version 2 adds the mark on the set the winning tile completed (``"winning": true``) and the
+#: ``first-discard`` flag; a version 1 file reads unchanged (:func:`migrate_hand_json`).
+SCHEMA_VERSION = 2
 
 
 class WinMethod(str, Enum):
@@ -75,7 +79,9 @@ FLAGS: dict[str, str] = {
     "first-discard": "won on the first tile played in the hand (Harr Part II, bonus 5: half the limit)",
 }
 
-_BRACKET_RE = re.compile(r"(\[[^\]]*\]|\([^)]*\))")
+_BRACKET_RE = re.compile(r"(\[[^\]]*\]|\([^)]*\))(\*?)")
+#: The mark after a set that the winning tile completed.
+WINNING_MARK = "*"
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,8 @@ class Hand:
     prevailing_wind: str = "E"
     winner: bool = True
     flags: frozenset[str] = frozenset()
+    winning_set: int | None = None
+    """Index in ``melds`` of the set the winning tile completed, when the hand says so (``*``)."""
     trace: dict[str, Any] | None = field(default=None, compare=False)
 
     # --- notation -----------------------------------------------------------------------------
@@ -111,15 +119,20 @@ class Hand:
         """Read hand notation; raises NotationError or InvalidHandError with every problem."""
         melds: list[Meld] = []
         loose: list[Tile] = []
+        marked: list[int] = []
         pos = 0
         for match in _BRACKET_RE.finditer(text):
-            loose.extend(parse_tiles(text[pos : match.start()]))
-            melds.append(Meld.parse(match.group(0)))
+            loose.extend(_loose_tiles(text[pos : match.start()]))
+            if match.group(2):
+                marked.append(len(melds))
+            melds.append(Meld.parse(match.group(1)))
             pos = match.end()
         rest = text[pos:]
         if any(c in rest for c in "[]()"):
             raise NotationError(f"unbalanced bracket in {text.strip()!r}: close every [ with ] and ( with )")
-        loose.extend(parse_tiles(rest))
+        loose.extend(_loose_tiles(rest))
+        if len(marked) > 1:
+            raise NotationError(f"{len(marked)} sets are marked {WINNING_MARK}: mark only the one set the winning tile completed")
         if any(t.is_face_down for t in loose):
             raise InvalidHandError(["a face-down tile (XX) belongs only at the end of a declared kong, e.g. (XX1D1DXX)"])
         hand = cls(
@@ -132,6 +145,7 @@ class Hand:
             prevailing_wind=parse_wind(prevailing_wind, "prevailing wind"),
             winner=winner,
             flags=frozenset(flags),
+            winning_set=marked[0] if marked else None,
         )
         if hand.winner and hand.won_by is None:
             hand = replace(hand, won_by=WinMethod.WALL if hand.winning_tile is None else WinMethod.DISCARD)
@@ -141,7 +155,7 @@ class Hand:
 
     def __str__(self) -> str:
         parts = [format_tiles(self.concealed)] if self.concealed else []
-        parts += [str(m) for m in self.melds]
+        parts += [f"{m}{WINNING_MARK}" if i == self.winning_set else str(m) for i, m in enumerate(self.melds)]
         if self.bonus:
             parts.append(format_tiles(self.bonus))
         return " ".join(parts)
@@ -156,6 +170,11 @@ class Hand:
     @property
     def kongs(self) -> tuple[Meld, ...]:
         return tuple(m for m in self.melds if m.kind is MeldKind.KONG)
+
+    @property
+    def claimed_set(self) -> Meld | None:
+        """The declared set marked as completed by the winning tile, or None."""
+        return self.melds[self.winning_set] if self.winning_set is not None else None
 
     # --- validation ---------------------------------------------------------------------------
 
@@ -188,6 +207,7 @@ class Hand:
                 found.append(f"the winning tile {self.winning_tile} is not in the hand")
             elif self.won_by is WinMethod.DISCARD and self._only_in_concealed_kongs(self.winning_tile):
                 found.append(f"the winning tile {self.winning_tile} lies only in a concealed kong, which a discard cannot complete")
+        found += self._winning_set_problems()
         for flag in sorted(self.flags - FLAGS.keys()):
             found.append(f"unknown circumstance {flag!r}: use {', '.join(FLAGS)}")
         if not self.winner and self.won_by is not None:
@@ -196,6 +216,23 @@ class Hand:
             if wind not in WINDS:
                 found.append(f"unknown {name} {wind!r}: use E, S, W or N")
         return found
+
+    def _winning_set_problems(self) -> list[str]:
+        """A set marked as completed by the winning tile must be able to have been."""
+        if self.winning_set is None:
+            return []
+        if not 0 <= self.winning_set < len(self.melds):
+            return [f"the set marked {WINNING_MARK} (number {self.winning_set + 1}) is not among the hand's {len(self.melds)} declared sets"]
+        meld = self.melds[self.winning_set]
+        if not self.winner:
+            return [f"{meld}{WINNING_MARK}: a hand that did not win has no set completed by a winning tile"]
+        if meld.kind is MeldKind.KONG:
+            return [f"{meld}{WINNING_MARK}: the winning tile never completes a kong (a kong calls for a loose tile); mark the set the last tile completed"]
+        if self.winning_tile is None:
+            return [f"{meld}{WINNING_MARK} is marked as completed by the winning tile: say which tile that was (--winning)"]
+        if self.winning_tile not in meld.tiles:
+            return [f"{meld}{WINNING_MARK} is marked as completed by the winning tile, but {self.winning_tile} is not in it"]
+        return []
 
     def _only_in_concealed_kongs(self, tile: Tile) -> bool:
         elsewhere = tile in self.concealed or any(tile in m.tiles for m in self.melds if not (m.kind is MeldKind.KONG and m.concealed))
@@ -216,7 +253,9 @@ class Hand:
             "version": SCHEMA_VERSION,
             "concealed": [t.code for t in self.concealed],
             "melds": [
-                {"kind": m.kind.value, "tiles": [t.code for t in m.tiles], "concealed": m.concealed} for m in self.melds
+                {"kind": m.kind.value, "tiles": [t.code for t in m.tiles], "concealed": m.concealed}
+                | ({"winning": True} if i == self.winning_set else {})
+                for i, m in enumerate(self.melds)
             ],
             "bonus": [t.code for t in self.bonus],
             "winning_tile": self.winning_tile.code if self.winning_tile else None,
@@ -236,9 +275,13 @@ class Hand:
 
     @classmethod
     def from_dict(cls, data: Any, *, check: bool = True) -> "Hand":
-        """Build a hand from its JSON form, validated against the schema file first."""
+        """Build a hand from its JSON form (version 1 or 2), validated against the schema file first."""
+        data = migrate_hand_json(data)
         validate_hand_json(data)
         melds = []
+        marked = [i for i, m in enumerate(data.get("melds", [])) if m.get("winning")]
+        if len(marked) > 1:
+            raise InvalidHandError([f"{len(marked)} sets are marked winning: mark only the one the winning tile completed"])
         for m in data.get("melds", []):
             meld = Meld.of([Tile.parse(c) for c in m["tiles"]], concealed=bool(m.get("concealed", False)))
             if meld.kind.value != m["kind"]:
@@ -256,6 +299,7 @@ class Hand:
             prevailing_wind=parse_wind(data.get("prevailing_wind", "E"), "prevailing wind"),
             winner=bool(data.get("winner", True)),
             flags=frozenset(data.get("flags", [])),
+            winning_set=marked[0] if marked else None,
             trace=data.get("trace"),
         )
         return hand.check() if check else hand
@@ -272,8 +316,27 @@ class Hand:
 _SCHEMA_CACHE: dict[str, Any] = {}
 
 
+def _loose_tiles(text: str) -> list[Tile]:
+    if WINNING_MARK in text:
+        raise NotationError(
+            f"a {WINNING_MARK} marks the set the winning tile completed: write it right after that set's closing bracket, e.g. [3C4C5C]{WINNING_MARK}"
+        )
+    return parse_tiles(text)
+
+
+def migrate_hand_json(data: Any) -> Any:
+    """A version 1 hand as version 2: the same fields, no set marked as the winning one.
+
+    Files without a version are read as version 1. Anything that is not an object is left for
+    the schema to refuse.
+    """
+    if isinstance(data, dict) and data.get("version", 1) == 1:
+        return {**data, "version": SCHEMA_VERSION}
+    return data
+
+
 def hand_schema() -> dict[str, Any]:
-    """The versioned JSON Schema of the hand file (``scoring/schema/hand.v1.json``)."""
+    """The versioned JSON Schema of the hand file (``scoring/schema/hand.v2.json``)."""
     if "hand" not in _SCHEMA_CACHE:
         _SCHEMA_CACHE["hand"] = json.loads(SCHEMA_PATH.read_text())
     return _SCHEMA_CACHE["hand"]

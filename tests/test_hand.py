@@ -24,7 +24,7 @@ def test_json_round_trips_and_matches_the_schema() -> None:
     assert data["melds"][0] == {"kind": "kong", "tiles": ["1D"] * 4, "concealed": True}
     assert data["bonus"] == ["1F"]
     assert Hand.from_dict(data) == hand
-    assert hand_schema()["$id"] == "pungchow/hand/v1"
+    assert hand_schema()["$id"] == "pungchow/hand/v2"
 
 
 def test_a_kong_with_face_down_ends_is_a_concealed_kong() -> None:

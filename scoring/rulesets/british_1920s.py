@@ -42,6 +42,7 @@ DOUBLES_WINNER = Citation(BOOK, SCORES, "Doubles: the following apply to the win
 WORKED_HANDS = Citation(BOOK, SCORES, "Doubles: the worked hands (all pungs, all major pieces)")
 LIMIT_HANDS = Citation(BOOK, SCORES, "Doubles: the worked hands, limit")
 BONUS = Citation(BOOK, SCORES, "Bonus scores (winner's hand only)")
+CHOSEN = Citation(BOOK, SCORES, "no limit in the fragment: 500 chosen, see docs/rules-notes/british-1920s.md")
 DIFFERENT_METHOD = Citation(BOOK, "A Different Method of Play", "no Mah-Jongg without three doubles")
 
 #: The fragment names no limit; we use the limit of the other books of the time (see the notes).
@@ -202,8 +203,8 @@ class BritishRuleSet(RuleSet):
             return False
         return super().accepts(arrangement)
 
-    def lines_for(self, ctx: ScoreContext) -> list[ScoreLine]:
-        lines = super().lines_for(ctx)
+    def lines_for(self, ctx: ScoreContext, *, limit_hands: bool = True) -> list[ScoreLine]:
+        lines = super().lines_for(ctx, limit_hands=limit_hands)
         if short_of_doubles(lines, ctx, ctx.options):
             lines.append(ScoreLine("three-doubles", f"only {doubles_of(lines)} doubles this way: not a Mah-Jongg "
                                    "under the three-doubles method", DIFFERENT_METHOD))
@@ -230,5 +231,6 @@ BRITISH = register(
         tally=british_tally,
         notes="Pung, kong and pair values, doubles for all hands and the winner, bonus scores, two limit hands; "
               "the three-doubles method as an option.",
+        limit_citation=CHOSEN,
     )
 )

@@ -42,6 +42,7 @@ LIMIT_HANDS_TABLE = Citation(BOOK, "Limit Hands", "")
 SETTINGS = Citation(BOOK, "Settings", "Scores for patterns based on Pungs and Kongs")
 SETTINGS_WHOLE_HAND = Citation(BOOK, "Settings", "Scores for patterns based on the whole hand")
 SETTINGS_ROUNDING = Citation(BOOK, "Settings", "Rounding")
+SETTINGS_LIMIT = Citation(BOOK, "Settings", "Limit points")
 SETTINGS_LIMIT_HANDS = Citation(BOOK, "Settings", "Limit hands: Classical; special ways of going out")
 
 #: Settings table: "Limit points 500".
@@ -190,8 +191,8 @@ def classical_tally(lines: list[ScoreLine], ctx: ScoreContext, options: Mapping[
 class ClassicalRuleSet(RuleSet):
     """Adds a line that shows the rounding, so the total can be followed line by line."""
 
-    def lines_for(self, ctx: ScoreContext) -> list[ScoreLine]:
-        lines = super().lines_for(ctx)
+    def lines_for(self, ctx: ScoreContext, *, limit_hands: bool = True) -> list[ScoreLine]:
+        lines = super().lines_for(ctx, limit_hands=limit_hands)
         if ctx.options.get("rounding", True) and not any(line.limit_hand for line in lines):
             raw = doubled(lines)
             if raw != round_to_ten(raw):
@@ -229,5 +230,6 @@ CHINESE_CLASSICAL = register(
         tally=classical_tally,
         notes="Basic points for all players, bonus points and whole-hand doubles for the winner, doubles for "
               "wind and dragon sets for all; rounded to ten, limit 500; flowers and seasons not used.",
+        limit_citation=SETTINGS_LIMIT,
     )
 )

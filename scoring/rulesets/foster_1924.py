@@ -19,7 +19,7 @@ Every reading the text leaves open is written down in ``docs/rules-notes/foster-
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring.arrange import Arrangement, Shape
 from scoring.context import ScoreContext
@@ -38,6 +38,10 @@ WINNING_BONUS = Citation(BOOK, "Part II", "Law 89: Bonus Scores for Winning Hand
 ROBBING_A_KONG = Citation(BOOK, "Part II", "Law 90: Robbing a Kong")
 ALL_SEQUENCE_HAND = Citation(BOOK, "Part II", "Law 91: All-Sequence Hand")
 SPECIAL_BONUS = Citation(BOOK, "Part II", "Law 92: Special Bonus Hands")
+THE_LIMIT = Citation(BOOK, "Part II", "Law 93: The Limit")
+#: The bonus table's notes for hands that did not win: a loser's line never cites "winning hand only".
+NON_WINNERS_STARRED = Citation(BOOK, "Part II", "Law 89: Bonus Scores table, note *: doubles also allowed to non-winning hands")
+NON_WINNERS_DAGGER = Citation(BOOK, "Part II", "Law 89: Bonus Scores table, note †: 3 doubles for non-winners")
 
 
 def limit_hand(number: str, name: str) -> Citation:
@@ -143,6 +147,17 @@ def suit_double(ctx: ScoreContext, game: str, holds: Callable[[ScoreContext], bo
     return holds(ctx) and (ctx.winner or NON_WINNERS_KEEP_SUIT_DOUBLES[game])
 
 
+def starred_rule(id: str, description: str, game: str, holds: Callable[[ScoreContext], bool], doubles: int) -> Rule:
+    """A starred row of the bonus table: the winner's line cites the table, a loser's its note *."""
+
+    def find(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
+        if suit_double(ctx, game, holds):
+            line = rule.line(description, doubles=doubles)
+            yield line if ctx.winner else replace(line, citation=NON_WINNERS_STARRED)
+
+    return Rule(id, WINNING_BONUS, find)
+
+
 def game_rules(game: str) -> tuple[Rule, ...]:
     """Every rule but the limit hands, with the bonus table's column for ``game``."""
     keep = NON_WINNERS_KEEP_SUIT_DOUBLES[game]
@@ -169,12 +184,9 @@ def game_rules(game: str) -> tuple[Rule, ...]:
                    DOUBLE_OR_TEN[game], all_sequences_worthless_pair),
         worth_rule("no-sequences", "no sequences", WINNING_BONUS, DOUBLE_OR_TEN[game],
                    lambda ctx: c.winning_standard(ctx) and ctx.no_chows),
-        c.choice_rule("one-suit-with-honours", "all one suit, with honours", WINNING_BONUS,
-                      lambda ctx: suit_double(ctx, game, lambda x: x.one_suit_with_honours), doubles=1),
-        c.choice_rule("terminals-with-honours", "all terminals, with honours", WINNING_BONUS,
-                      lambda ctx: suit_double(ctx, game, c.terminals_with_honours), doubles=1),
-        c.choice_rule("all-one-suit", "all one suit, no honours", WINNING_BONUS,
-                      lambda ctx: suit_double(ctx, game, lambda x: x.all_one_suit), doubles=3),
+        starred_rule("one-suit-with-honours", "all one suit, with honours", game, lambda x: x.one_suit_with_honours, 1),
+        starred_rule("terminals-with-honours", "all terminals, with honours", game, c.terminals_with_honours, 1),
+        starred_rule("all-one-suit", "all one suit, no honours", game, lambda x: x.all_one_suit, 3),
         worth_rule("delayed-call", "delayed call: one tile announced after East's first discard, hand unaltered",
                    SPECIAL_BONUS, DOUBLE,
                    lambda ctx: ctx.winner and not ctx.is_east and "delayed-call" in ctx.hand.flags),
@@ -188,9 +200,9 @@ def game_rules(game: str) -> tuple[Rule, ...]:
                                    c.only_place))
     if keep:
         rules += [
-            c.choice_rule("all-terminals-non-winner", "all terminals (a hand that did not win)", WINNING_BONUS,
+            c.choice_rule("all-terminals-non-winner", "all terminals (a hand that did not win)", NON_WINNERS_DAGGER,
                           lambda ctx: not ctx.winner and c.all_terminals(ctx), doubles=3),
-            c.choice_rule("all-honours-non-winner", "all honours (a hand that did not win)", WINNING_BONUS,
+            c.choice_rule("all-honours-non-winner", "all honours (a hand that did not win)", NON_WINNERS_DAGGER,
                           lambda ctx: not ctx.winner and ctx.all_honours, doubles=3),
         ]
     return tuple(rules)
@@ -283,6 +295,7 @@ def foster_rule_set(game: str) -> RuleSet:
         exclusions=c.exclude_all_but_limits((r.id for r in LIMIT_HANDS), (r.id for r in rules)),
         notes=f"Law 89 basic counts and doubles for all hands, the {GAME_TITLES[game]} column of the bonus table, "
               "laws 90-92, the limit (law 93) and the sixteen limit hands (law 100).",
+        limit_citation=THE_LIMIT,
     )
 
 

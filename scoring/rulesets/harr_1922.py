@@ -19,6 +19,8 @@ written down in ``docs/rules-notes/harr-1922.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from scoring.arrange import Shape
@@ -72,6 +74,8 @@ DOUBLING = part_two("Doubling Honor Scores (p. 67)")
 
 #: The limit the book names first: 300 when Mah-Jongg is worth 10 (400 when it is worth 20).
 BOOK_LIMIT = 300
+#: The limit that goes with each Mah-Jongg bonus the book names (Part II, p. 60).
+LIMIT_FOR_MAH_JONGG: Mapping[int, int] = {10: 300, 20: 400}
 
 # --- words of the book --------------------------------------------------------------------------
 
@@ -201,6 +205,7 @@ HARR_1922 = register(
             Option("limit", None, "a cap on any hand's score; Part I plays without one (none)"),
         ),
         notes="Winner's bonus scores, combination scores for all four players, doubling honors for all four.",
+        limit_citation=LIMIT,
     )
 )
 
@@ -286,9 +291,14 @@ def value_rule(id: str, citation: Citation, value: Callable[[ScoreContext], tupl
     return Rule(id, citation, find)
 
 
+def book_limit(options: Mapping[str, Any]) -> int:
+    """The limit that goes with the table's Mah-Jongg bonus: 300 with 10, 400 with 20 (300 otherwise)."""
+    return LIMIT_FOR_MAH_JONGG.get(int(options.get("mah_jongg", 10)), BOOK_LIMIT)
+
+
 def limit_of(ctx: ScoreContext) -> int:
     limit = ctx.options.get("limit")
-    return BOOK_LIMIT if limit is None else int(limit)
+    return book_limit(ctx.options) if limit is None else int(limit)
 
 
 def first_discard_bonus(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
@@ -405,15 +415,26 @@ def limit_game_tally(lines: list[ScoreLine], ctx: ScoreContext, options: Mapping
     """Points doubled, capped at the limit; a limit hand is worth the limit.
 
     With the limit taken off (``--limit none``) ordinary hands are uncapped and a limit hand is
-    worth the book's usual limit of 300, so that it still scores.
+    worth the book's limit for the Mah-Jongg bonus (300 with 10), so that it still scores.
     """
     if options.get("limit") is None:
-        options = {**options, "limit_hand_value": BOOK_LIMIT}
+        options = {**options, "limit_hand_value": book_limit(options)}
     return standard_tally(lines, ctx, options)
 
 
+@dataclass(frozen=True)
+class LimitGameRuleSet(RuleSet):
+    """The limit follows the Mah-Jongg bonus (300 with 10, 400 with 20) unless the table sets it."""
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+        values = dict(super().resolve_options(given))
+        if "limit" not in {name.replace("-", "_") for name in (given or {})}:
+            values["limit"] = book_limit(values)
+        return MappingProxyType(values)
+
+
 HARR_1922_LIMIT = register(
-    RuleSet(
+    LimitGameRuleSet(
         name="harr-1922-limit",
         title="Harr, Pung Chow (1922), Part II: playing with a limit",
         version=PART_TWO_VERSION,
@@ -421,7 +442,8 @@ HARR_1922_LIMIT = register(
         options=(
             Option(
                 "limit", BOOK_LIMIT,
-                "the limit on one hand (the book: 300 with a 10-point Mah-Jongg, 400 with 20; 600 is popular in America)",
+                "the limit on one hand; unless set it follows mah_jongg (the book: 300 with a 10-point Mah-Jongg, "
+                "400 with 20; 600 is popular in America)",
             ),
             Option("mah_jongg", 10, "points for Mah-Jongg (the book: generally 10, 20 by agreement)"),
         ),
@@ -429,6 +451,7 @@ HARR_1922_LIMIT = register(
         exclusions=c.exclude_all_but_limits((r.id for r in PART_TWO_LIMIT_HANDS), (r.id for r in PART_TWO_SCORES)),
         tally=limit_game_tally,
         notes="Winner's table and other hands' table, bonus scores, doubling honors, seven limit hands.",
+        limit_citation=LIMIT,
     )
 )
 
