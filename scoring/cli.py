@@ -21,7 +21,7 @@ def add_score_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule-set option, e.g. --option flowers=no (repeatable)")
     parser.add_argument("--limit", help="the limit: a number, or 'none' for no limit (default: the book's)")
     parser.add_argument("--won-by", choices=[m.value for m in WinMethod], help="how the winning tile came (default: discard when --winning is given, else wall)")
-    parser.add_argument("--winning", metavar="CODE", help="the winning tile, e.g. 2D")
+    parser.add_argument("--winning", metavar="CODE", help="the winning tile, e.g. 2D (or MPSZ, e.g. 2z)")
     parser.add_argument("--seat", default="E", help="the player's seat wind: E, S, W or N (default E)")
     parser.add_argument("--round", default="E", help="the prevailing wind: E, S, W or N (default E)")
     parser.add_argument("--flag", action="append", default=[], choices=sorted(FLAGS), help="a circumstance the tiles cannot show (repeatable)")
@@ -69,6 +69,10 @@ def read_user_file(path: Path, what: str) -> str:
         raise PungChowError(f"cannot read the {what} file {path}: {exc.strerror or exc}") from None
 
 
+#: What the marks in a printed arrangement mean; printed once above the scores.
+MARKS = "marks: [ ] a set laid out on the table, ( ) a set or pair kept concealed, * the set the winning tile completed"
+
+
 def _print_result(name: str, result: "ScoreResult | Refusal") -> None:
     print(result.explain())
     for alt in result.alternatives:
@@ -83,6 +87,7 @@ def run_score(hand: Hand, args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({name: r.to_dict() for name, r in results.items()}, indent=2))
         else:
+            print(MARKS)
             for name, result in results.items():
                 _print_result(name, result)
                 print()
@@ -96,6 +101,7 @@ def run_score(hand: Hand, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
+        print(MARKS)
         _print_result(args.rules, result)
     return 0
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from scoring.errors import InvalidHandError, NotationError
 from scoring.melds import Meld, MeldKind
-from scoring.tiles import WINDS, Tile, format_tiles, parse_tiles
+from scoring.tiles import WINDS, Tile, format_tiles, parse_tile, parse_tiles
 
 SCHEMA_PATH = Path(__file__).with_name("schema") / "hand.v2.json"
 SCHEMA_ID = "pungchow/hand"
@@ -139,7 +139,7 @@ class Hand:
             concealed=tuple(sorted(t for t in loose if not t.is_bonus)),
             melds=tuple(melds),
             bonus=tuple(sorted(t for t in loose if t.is_bonus)),
-            winning_tile=Tile.parse(winning_tile) if isinstance(winning_tile, str) else winning_tile,
+            winning_tile=parse_tile(winning_tile) if isinstance(winning_tile, str) else winning_tile,
             won_by=WinMethod.parse(won_by) if isinstance(won_by, str) else won_by,
             seat_wind=parse_wind(seat_wind, "seat wind"),
             prevailing_wind=parse_wind(prevailing_wind, "prevailing wind"),

@@ -241,6 +241,14 @@ def parse_tiles(text: str) -> list[Tile]:
     )
 
 
+def parse_tile(text: str) -> Tile:
+    """Read exactly one tile, in canonical code or MPSZ (``2D``, ``rd``, ``2z``), as a hand is read."""
+    tiles = parse_tiles(text)
+    if len(tiles) != 1:
+        raise NotationError(f"{text.strip()!r} is not one tile: give one code such as 2D, RD or 2z")
+    return tiles[0]
+
+
 def format_tiles(tiles: "list[Tile] | tuple[Tile, ...]") -> str:
     """Print tiles as canonical codes run together, the inverse of :func:`parse_tiles`."""
     return "".join(t.code for t in tiles)

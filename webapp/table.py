@@ -107,7 +107,8 @@ def _settlement_api() -> Any:
 
 
 def book_for(rules: str, books: Any) -> Any:
-    """Which book's settling goes with a rule set: Foster's and the British fragment have their own, the rest Harr's."""
+    """Which book's settling goes with a rule set: Foster's, the British fragment's and Chinese Classical's
+    have their own (the book named by the rule set's first word), the rest Harr's."""
     for book in books:
         if rules.startswith(book.value.split("-")[0]):
             return book

@@ -58,8 +58,12 @@ def limit_hand(name: str) -> Citation:
 
 def winners_pairs(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
     """2 points for a pair of dragons, of own wind, of the wind of the round; in the winner's hand
-    only (the table's footnote). A pair of own wind that is also the round's counts both."""
-    return c.value_pair_lines(ctx, rule, "own wind", "wind of round") if ctx.winner else ()
+    only (the pair row's footnote), unless ``losers_pairs`` takes the settings table's general
+    "the losers are paid the same as the winner" to cover pairs too. A pair of own wind that is
+    also the round's counts both."""
+    if ctx.winner or ctx.options.get("losers_pairs", False):
+        return c.value_pair_lines(ctx, rule, "own wind", "wind of round")
+    return ()
 
 
 def concealed_hand_points(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
@@ -210,6 +214,9 @@ def options() -> tuple[Option, ...]:
                "doubles for all terminals and honours: 3 in the settings table, 1 in the doubles table", (1, 3)),
         Option("concealed_hand_points", 10,
                "bonus points for a concealed hand (bonus table: 10; the settings table lists none, 0)"),
+        Option("losers_pairs", False,
+               "pairs of dragons and winds count in a loser's hand too (the settings table: 'the losers are paid "
+               "the same as the winner'); by default the pair row's footnote keeps them to the winner"),
         Option("more_limit_hands", False,
                "also pay all green, four kongs and little four winds as limit hands (the limit-hand table; "
                "the settings table's classical list leaves them out)"),

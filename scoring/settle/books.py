@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.settle import british, foster, harr
+from scoring.settle import british, chinese, foster, harr
 from scoring.settle.core import SettlingRules, plain_settlement
 from scoring.settle.dangerous import condition_problem
 from scoring.settle.model import SEATS, Book, Game, IncidentKind, Payment, Player, Settlement, SettlementError, Table
@@ -13,6 +13,8 @@ def rules_for(table: Table) -> SettlingRules:
         return foster.rules_for(table.game)
     if table.book is Book.BRITISH:
         return british.RULES
+    if table.book is Book.CHINESE:
+        return chinese.RULES
     return harr.RULES
 
 
@@ -102,10 +104,14 @@ def _incident_settlement(table: Table, rules: SettlingRules) -> tuple[list[Payme
     kind = incident.kind
     if kind is IncidentKind.DRAWN_GAME:
         _no_winner(table, "a drawn game")
-        cite = foster.EAST_POSITION if table.book is Book.FOSTER else harr.EAST_POSITION
+        cite = {Book.FOSTER: foster.EAST_POSITION, Book.CHINESE: chinese.DEAL}.get(table.book, harr.EAST_POSITION)
         return [], [f"drawn game: no one won, so nothing is paid, and East keeps his seat [{cite}]"]
+    if table.book is Book.CHINESE:
+        return _chinese_penalty(table)
     if kind is IncidentKind.DANGEROUS_DISCARD:
         return _dangerous_discard(table, rules)
+    if kind is IncidentKind.FAULTY_CLAIM:
+        raise SettlementError(f"{table.book.value} states no payment for a faulty claim: settle it under chinese-classical")
     if table.book is not Book.HARR:
         raise SettlementError(f"{table.book.value} states no payment for {kind.value}: settle it under harr-1922")
     if kind is IncidentKind.FALSE_MAH_JONG:
@@ -119,6 +125,23 @@ def _incident_settlement(table: Table, rules: SettlingRules) -> tuple[list[Payme
             raise SettlementError("washing the tiles: say how many different heads the original hand held (incident.heads)")
         return harr.washing(table, washer, incident.heads), ["the tiles are washed: reshuffled, the wall rebuilt, East keeps the wind box"]
     raise SettlementError(f"unknown incident {kind!r}")
+
+
+def _chinese_penalty(table: Table) -> tuple[list[Payment], list[str]]:
+    """The guide's penalties: a faulty out (false-mah-jong) and faulty claims; nothing else."""
+    incident = table.incident
+    assert incident is not None
+    if incident.kind is IncidentKind.FALSE_MAH_JONG:
+        _no_winner(table, "a faulty out ends the deal")
+        offender = _incident_player(table, incident.player, "a faulty out")
+        return chinese.faulty_out(table, offender), [
+            f"{offender.name} went out falsely: the deal ends and the hand is not scored"
+            + (" (the deal passes, the offender being East)" if offender.is_east else "")]
+    if incident.kind is IncidentKind.FAULTY_CLAIM:
+        offender = _incident_player(table, incident.player, "a faulty claim")
+        return chinese.faulty_claims(table, offender, 1 if incident.claims is None else incident.claims), []
+    raise SettlementError(f"chinese-classical states no payment for {incident.kind.value} "
+                          "(its insurance penalties are none): settle the hand without it")
 
 
 def settle(table: Table) -> Settlement:

@@ -28,6 +28,7 @@ class Book(str, Enum):
     HARR = "harr-1922"
     FOSTER = "foster-1924"
     BRITISH = "british-1920s"
+    CHINESE = "chinese-classical"
 
 
 class Game(str, Enum):
@@ -56,6 +57,7 @@ class IncidentKind(str, Enum):
     DANGEROUS_DISCARD = "dangerous-discard"
     WASHING = "washing-the-tiles"
     DRAWN_GAME = "drawn-game"
+    FAULTY_CLAIM = "faulty-claim"
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class Incident:
 
     ``player`` is the offender, the discarder or the player washing the tiles. For a dangerous
     discard ``condition`` names which exposed combination made it dangerous and ``exception``
-    any circumstance that excuses the discarder.
+    any circumstance that excuses the discarder. ``claims`` counts faulty claims (Chinese Classical).
     """
 
     kind: IncidentKind
@@ -97,6 +99,7 @@ class Incident:
     heads: int | None = None
     condition: str | None = None
     exception: str | None = None
+    claims: int | None = None
 
     def __post_init__(self) -> None:
         try:

@@ -12,6 +12,7 @@ from typing import Any
 
 from scoring.errors import PungChowError
 from scoring.hand import Hand, hand_schema
+from scoring.rulesets.chinese_classical import BOOK_LIMIT as CHINESE_LIMIT
 from scoring.rulesets.foster_1924 import BOOK_LIMIT as FOSTER_LIMIT
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
 
@@ -45,7 +46,8 @@ def book_for(data: dict[str, Any]) -> Book:
     if "book" in data:
         return Book(data["book"])
     rules = str(data.get("rules", "")).lower()
-    for prefix, book in (("harr", Book.HARR), ("foster", Book.FOSTER), ("american", Book.FOSTER), ("british", Book.BRITISH)):
+    for prefix, book in (("harr", Book.HARR), ("foster", Book.FOSTER), ("american", Book.FOSTER), ("british", Book.BRITISH),
+                         ("chinese", Book.CHINESE)):
         if rules.startswith(prefix):
             return book
     if rules:
@@ -58,6 +60,8 @@ def _rule_set_name(data: dict[str, Any], book: Book) -> str:
         return str(data["rules"])
     if book is Book.HARR:
         return "harr-1922-limit" if data.get("limit") is not None else "harr-1922"
+    if book is Book.CHINESE:
+        return "chinese-classical"
     raise SettlementError(f"hands under {book.value}: name the rule set that scores them (rules: ...; see `pungchow rules`)")
 
 
@@ -92,7 +96,7 @@ def _limit(data: dict[str, Any], book: Book, rule_set: Any, options: dict[str, A
     if rule_set is not None:
         value = rule_set.resolve_options(options).get("limit")
         return None if value is None else int(value)
-    return FOSTER_LIMIT if book is Book.FOSTER else None
+    return {Book.FOSTER: FOSTER_LIMIT, Book.CHINESE: CHINESE_LIMIT}.get(book)
 
 
 def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) -> int | None:
@@ -145,7 +149,8 @@ def table_from_dict(data: Any) -> Table:
     if "incident" in data:
         raw = data["incident"]
         heads = raw.get("heads")
-        incident = Incident(IncidentKind(raw["kind"]), raw.get("player"), heads, raw.get("condition"), raw.get("exception"))
+        incident = Incident(IncidentKind(raw["kind"]), raw.get("player"), heads, raw.get("condition"), raw.get("exception"),
+                            raw.get("claims"))
     return Table(
         players=tuple(players),
         book=book,
