@@ -55,6 +55,7 @@ def build_hand(dets: Detections, groups: list[Group], **context: Any) -> tuple[H
     winning: Tile | None = None
     problems: list[str] = []
     trace: dict[str, Any] = {"concealed": [], "melds": [], "bonus": [], "winning_tile": None}
+    short: list[tuple[Group, list[str]]] = []
     for g in groups:
         if not g.in_hand:
             continue
@@ -74,9 +75,20 @@ def build_hand(dets: Detections, groups: list[Group], **context: Any) -> tuple[H
                 melds.append(Meld.of(tiles(g), concealed=g.concealed))
                 trace["melds"].append(list(g.members))
             except InvalidHandError as exc:
-                problems += exc.problems
-                concealed += tiles(g)
-                trace["concealed"] += list(g.members)
+                short.append((g, exc.problems))
+    winning_set = None
+    for g, found in short:
+        claimed = _claimed_with(tiles(g), winning) if winning is not None and winning_set is None and not g.concealed else None
+        if claimed is not None:
+            winning_set = len(melds)
+            melds.append(claimed)
+            trace["melds"].append(list(g.members) + [trace["winning_tile"]])
+            concealed.remove(winning)
+            trace["concealed"].remove(trace["winning_tile"])
+        else:
+            problems += found
+            concealed += tiles(g)
+            trace["concealed"] += list(g.members)
     face_down_loose = [t for t in concealed if t.is_face_down]
     if face_down_loose:
         problems.append(f"{len(face_down_loose)} face-down tile(s) outside a kong: turn them face up and photograph again")
@@ -88,7 +100,20 @@ def build_hand(dets: Detections, groups: list[Group], **context: Any) -> tuple[H
         bonus=tuple(sorted(bonus)),
         winning_tile=winning,
         won_by=WinMethod.parse(won_by) if isinstance(won_by, str) else (won_by or (WinMethod.DISCARD if winning else WinMethod.WALL)),
+        winning_set=winning_set,
         trace=trace,
         **context,
     )
     return hand, problems + hand.problems()
+
+
+def _claimed_with(shown: list[Tile], winning: Tile) -> Meld | None:
+    """The exposed set two shown tiles make with the winning tile set apart beside them, if any:
+    the set the winning discard completed, which the hand marks (``[3C4C5C]*``)."""
+    if len(shown) != 2:
+        return None
+    try:
+        meld = Meld.of(shown + [winning], concealed=False)
+    except InvalidHandError:
+        return None
+    return meld if meld.kind.value in ("chow", "pung") else None

@@ -99,7 +99,7 @@ def test_a_hand_with_one_reading_has_no_reading_line() -> None:
 def test_the_mark_round_trips_through_notation_and_json() -> None:
     hand = Hand.parse("7C8C9C6C6C2C3C4C [3C4C5C]* [1C2C3C]", winning_tile="3C", won_by="discard")
     assert hand.winning_set == 0 and hand.claimed_set == Meld.parse("[3C4C5C]")
-    assert str(hand) == "2C3C4C6C6C7C8C9C [3C4C5C]* [1C2C3C]"
+    assert str(hand) == "2C3C4C6C6C7C8C9C [1C2C3C] [3C4C5C]*"
     assert Hand.parse(str(hand), winning_tile="3C", won_by="discard") == hand
     data = json.loads(hand.to_json())
     assert data["version"] == 2
@@ -313,3 +313,27 @@ def test_a_claimed_set_priced_exposed_is_printed_laid_out(rules: str) -> None:
         if meld.kind is not MeldKind.PAIR:
             assert f"[{''.join(t.code for t in meld.tiles)}]*" in str(score.arrangement)
             assert f"({''.join(t.code for t in meld.tiles)})*" not in str(score.arrangement)
+
+
+# --- the recogniser marks the set its winning tile completed ---------------------------------------
+
+
+def test_the_recogniser_marks_the_set_the_winning_tile_set_apart_completes() -> None:
+    """Two tiles laid out with the winning tile set apart beside them make the claimed set."""
+    import numpy as np
+
+    from recognizer.detections import Detections
+    from recognizer.group import Group
+    from recognizer.hand import build_hand
+    from recognizer.labels import CLASSES
+
+    codes = ["7C", "8C", "9C", "6C", "6C", "2C", "3C", "4C", "4C", "5C", "1C", "2C", "3C", "3C"]
+    dets = Detections(np.ones((len(codes), 4)), np.ones(len(codes)))
+    dets.codes[:] = [CLASSES.index(c) for c in codes]
+    groups = [Group(0, "concealed", tuple(range(8))), Group(1, "other", (8, 9)), Group(2, "chow", (10, 11, 12)),
+              Group(3, "winning", (13,), concealed=True)]
+    hand, problems = build_hand(dets, groups, won_by="discard")
+    assert problems == []
+    assert str(hand) == "2C3C4C6C6C7C8C9C [1C2C3C] [3C4C5C]*"
+    assert hand.trace is not None and hand.trace["melds"][1] == [8, 9, 13]
+    assert score_hand(hand, "harr-1922").total == 240
