@@ -30,6 +30,9 @@ class Shape(str, Enum):
     """One of each head (ones, nines, winds, dragons), one of them paired."""
     SEVEN_PAIRS = "seven-pairs"
     """Seven pairs, all different."""
+    PAIRS = "pairs"
+    """Seven pairs with one kind paired twice (four alike as two pairs): the British fragment's
+    "pairs of ones and nines" needs it, there being only six ones and nines."""
     INCOMPLETE = "incomplete"
     """A hand that did not go out: its sets, its pairs and the loose tiles left over."""
 
@@ -260,6 +263,9 @@ def _special_shapes(counts: list[int], hand: Hand) -> list[Arrangement]:
     if sorted(c for c in counts if c) == [2] * 7:
         pairs = [_meld("pair", i) for i, c in enumerate(counts) if c == 2]
         found += _with_winning_set(Shape.SEVEN_PAIRS, (), pairs, hand)
+    elif all(c in (0, 2, 4) for c in counts) and 4 in counts:
+        pairs = [_meld("pair", i) for i, c in enumerate(counts) for _ in range(c // 2)]
+        found += _with_winning_set(Shape.PAIRS, (), pairs, hand)
     return found
 
 

@@ -249,3 +249,23 @@ def test_options_and_names_are_checked() -> None:
 def test_every_rule_cites_the_fragment() -> None:
     for rule in get_rule_set(RULES).rules:
         assert rule.citation.book == "British rule book (1920s, OCR fragment)"
+
+
+def test_pairs_of_ones_and_nines_is_a_limit_hand() -> None:
+    """Seven pairs of ones and nines need one kind twice (there are six): four 1B are two pairs."""
+    from scoring.arrange import Shape
+
+    hand = Hand.parse("1B1B1B1B9B9B1C1C9C9C1D1D9D9D", winning_tile="1B", won_by="wall")
+    result = score_hand(hand, "british-1920s")
+    assert result.total == 500 and [line.rule for line in result.lines] == ["pairs-of-ones-and-nines"]
+    assert result.arrangement.shape is Shape.PAIRS
+    assert score_hand(hand, "british-1920s", {"limit": "none"}).total == 500
+    for other in ("harr-1922", "foster-1924-mixed", "chinese-classical"):
+        with pytest.raises(InvalidHandError):
+            score_hand(hand, other)
+
+
+def test_repeated_pairs_of_simples_are_no_hand() -> None:
+    hand = Hand.parse("2B2B2B2B3C3C4C4C5D5D6D6D8B8B", winning_tile="8B", won_by="wall")
+    with pytest.raises(InvalidHandError):
+        score_hand(hand, "british-1920s")

@@ -99,7 +99,7 @@ def test_a_hand_with_one_reading_has_no_reading_line() -> None:
 def test_the_mark_round_trips_through_notation_and_json() -> None:
     hand = Hand.parse("7C8C9C6C6C2C3C4C [3C4C5C]* [1C2C3C]", winning_tile="3C", won_by="discard")
     assert hand.winning_set == 0 and hand.claimed_set == Meld.parse("[3C4C5C]")
-    assert str(hand) == "2C3C4C6C6C7C8C9C [1C2C3C] [3C4C5C]*"
+    assert str(hand) == "2C3C4C6C6C7C8C9C [3C4C5C]* [1C2C3C]"
     assert Hand.parse(str(hand), winning_tile="3C", won_by="discard") == hand
     data = json.loads(hand.to_json())
     assert data["version"] == 2

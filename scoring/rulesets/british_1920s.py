@@ -142,9 +142,16 @@ SCORING_RULES: tuple[Rule, ...] = (
                   lambda ctx: c.winning_standard(ctx) and ctx.all_heads, doubles=1),
 )
 
+def all_pairs(ctx: ScoreContext) -> bool:
+    """Seven pairs, a kind held four times counting as two pairs."""
+    return ctx.winner and ctx.shape in (Shape.SEVEN_PAIRS, Shape.PAIRS)
+
+
 LIMIT_RULES: tuple[Rule, ...] = (
     limit_rule("pairs-of-honours", "pairs of winds and dragons", LIMIT_HANDS,
-               lambda ctx: ctx.winner and ctx.shape is Shape.SEVEN_PAIRS and ctx.all_honours),
+               lambda ctx: all_pairs(ctx) and ctx.all_honours),
+    limit_rule("pairs-of-ones-and-nines", "pairs of ones and nines", LIMIT_HANDS,
+               lambda ctx: all_pairs(ctx) and c.all_terminals(ctx)),
     limit_rule("hand-from-heaven", "hand from heaven: one and nine of each suit, each wind, each dragon, one paired",
                LIMIT_HANDS, c.thirteen_wonders),
 )
@@ -193,13 +200,19 @@ def british_tally(lines: list[ScoreLine], ctx: ScoreContext, options: Mapping[st
     return standard_tally(lines, ctx, options)
 
 
+def limit_pairs(arrangement: Arrangement) -> bool:
+    """Pairs make a hand only as a limit hand: all of winds and dragons, or all of ones and nines."""
+    tiles = [p.tile for p in arrangement.pairs]
+    return all(t.is_honour for t in tiles) or all(t.is_terminal for t in tiles)
+
+
 @dataclass(frozen=True)
 class BritishRuleSet(RuleSet):
-    """Seven pairs are a hand only as the limit hand of winds and dragons; the three-doubles method
-    marks a reading that falls short."""
+    """Pairs are a hand only as the limit hands of winds and dragons or of ones and nines; the
+    three-doubles method marks a reading that falls short."""
 
     def accepts(self, arrangement: Arrangement) -> bool:
-        if arrangement.shape is Shape.SEVEN_PAIRS and not all(p.tile.is_honour for p in arrangement.pairs):
+        if arrangement.shape in (Shape.SEVEN_PAIRS, Shape.PAIRS) and not limit_pairs(arrangement):
             return False
         return super().accepts(arrangement)
 
@@ -226,7 +239,7 @@ BRITISH = register(
             Option("standing_hand", STANDING_HAND,
                    "points for winning a standing hand (flag delayed-call); the OCR reads '<1005', taken as 100"),
         ),
-        special_shapes=frozenset({Shape.THIRTEEN_HEADS, Shape.SEVEN_PAIRS}),
+        special_shapes=frozenset({Shape.THIRTEEN_HEADS, Shape.SEVEN_PAIRS, Shape.PAIRS}),
         exclusions=EXCLUSIONS,
         tally=british_tally,
         notes="Pung, kong and pair values, doubles for all hands and the winner, bonus scores, two limit hands; "
