@@ -159,10 +159,12 @@ def readings(hand: Hand) -> list[Reading]:
             seen.add(meld)
             unclaimed, claimed = before_the_claim(hand, i)
             found.append(Reading(unclaimed, claimed, why=f"{tile} completed {meld}, claimed from the discard", shown_at=i))
-    if not found or tile in hand.concealed:
+    if not found:
+        return [Reading(hand)]
+    if tile in hand.concealed:
         shown = ", ".join(str(m) for m in seen)
-        why = f"{tile} went among the concealed tiles" + (f"; {shown} lay on the table before the win" if shown else "")
-        found.append(Reading(hand, declared_may_win=False, why=why))
+        found.append(Reading(hand, declared_may_win=False,
+                             why=f"{tile} went among the concealed tiles; {shown} lay on the table before the win"))
     return found
 
 

@@ -300,8 +300,8 @@ LOSERS = ["1B1B1B9C9C9C1D1D9D9D [9B9B9B9B]", "EWEWEWSWSWNWNW [RDRDRD] [GDGDGD]",
 def test_a_losers_line_never_cites_the_winners_table(rules: str, text: str) -> None:
     result = score_hand(Hand.parse(text, winner=False), rules)
     for line in result.lines:
-        cited = str(line.citation).lower()
-        assert "winning hand only" not in cited and "winner only" not in cited and "winner's hand only" not in cited, line
+        cited = str(line.citation).lower().replace("non-winning", "")
+        assert "winning hand" not in cited and "winner only" not in cited and "winner's hand only" not in cited, line
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)

@@ -19,7 +19,7 @@ written down in ``docs/rules-notes/harr-1922.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -329,7 +329,16 @@ def fourth_tile_of_exposed_set(ctx: ScoreContext) -> bool:
     return any(m.kind is MeldKind.PUNG and not m.concealed and m.tile == tile for m in ctx.hand.melds)
 
 
-_p2_sets = per_set_rule("set", WINNING_VALUES, limit_game_set)
+def sets_by_table(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
+    """Each pung or kong from the winner's table or the other hands' table, citing the one used."""
+    for meld in ctx.arrangement.sets:
+        found = limit_game_set(ctx, meld)
+        if found:
+            line = rule.line(found[0], points=found[1])
+            yield line if ctx.winner else replace(line, citation=OTHER_VALUES)
+
+
+_p2_sets = Rule("set", WINNING_VALUES, sets_by_table)
 _p2_final_pair = value_rule("final-pair", WINNING_VALUES, final_pair_value)
 _p2_pair = per_set_rule("pair", OTHER_VALUES, limit_game_pair)
 _p2_sequence = value_rule("filled-sequence", WINNING_VALUES, filled_sequence)
