@@ -329,8 +329,7 @@ class ScoreResult:
         out += [f"  {line}" for line in points]
         running = sum(line.points for line in points)
         if doubling:
-            subtotal = sum(line.points for line in points)
-            out.append(f"  = {subtotal} points")
+            out.append(f"  = {running} points")
             out += [f"  {line}" for line in doubling]
             count = sum(line.doubles for line in doubling)
             running = doubled(points + doubling)

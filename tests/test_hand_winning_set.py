@@ -337,3 +337,12 @@ def test_the_recogniser_marks_the_set_the_winning_tile_set_apart_completes() -> 
     assert str(hand) == "2C3C4C6C6C7C8C9C [1C2C3C] [3C4C5C]*"
     assert hand.trace is not None and hand.trace["melds"][1] == [8, 9, 13]
     assert score_hand(hand, "harr-1922").total == 240
+
+
+def test_the_cli_reads_mpsz_winning_tiles_and_explains_its_marks_once(capsys: pytest.CaptureFixture[str]) -> None:
+    from pungchow.cli import main
+
+    assert main(["score", "123m456p789s11z [222z]", "--winning", "2z", "--rules", "all"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("marks: [ ] a set laid out on the table, ( ) a set or pair kept concealed, * the set") == 1
+    assert "[SWSWSW]*" in out and "(SWSWSW)*" not in out
