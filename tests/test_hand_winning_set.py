@@ -346,3 +346,10 @@ def test_the_cli_reads_mpsz_winning_tiles_and_explains_its_marks_once(capsys: py
     out = capsys.readouterr().out
     assert out.count("marks: [ ] a set laid out on the table, ( ) a set or pair kept concealed, * the set") == 1
     assert "[SWSWSW]*" in out and "(SWSWSW)*" not in out
+
+
+def test_a_marked_set_was_not_on_the_table_when_the_dangerous_tile_was_discarded() -> None:
+    from scoring.settle.dangerous import exposed_before_discard
+
+    marked = Hand.parse("1B2B3B RDRD [GDGDGD] [WDWDWD]* [EWEWEW]", winning_tile="WD", won_by="discard")
+    assert exposed_before_discard(marked) == [[Meld.parse("[GDGDGD]"), Meld.parse("[EWEWEW]")]]

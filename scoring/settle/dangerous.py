@@ -26,10 +26,12 @@ def _all_tiles(hand: Hand) -> list[Tile]:
 def exposed_before_discard(hand: Hand) -> list[list[Meld]]:
     """The possible sets on the table when the winning tile was discarded (one list per reading).
 
-    If the winning tile completed an exposed set, that set was not yet on the table; when the tile
-    could have gone to more than one place (an exposed set, or the concealed tiles), each is a
-    possible reading.
+    If the winning tile completed an exposed set, that set was not yet on the table; a set marked
+    ``*`` is that set. Unmarked, when the tile could have gone to more than one place (an exposed
+    set, or the concealed tiles), each is a possible reading.
     """
+    if hand.claimed_set is not None:
+        return [[m for i, m in enumerate(hand.melds) if m.exposed and i != hand.winning_set]]
     exposed = [m for m in hand.melds if m.exposed]
     readings = [exposed[:i] + exposed[i + 1:] for i, m in enumerate(exposed) if hand.winning_tile in _tiles(m)]
     if not readings or hand.winning_tile in hand.concealed:
