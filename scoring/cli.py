@@ -10,6 +10,7 @@ from typing import Any
 from scoring.engine import ScoreResult
 from scoring.errors import NotationError, PungChowError, UnknownRuleSetError
 from scoring.hand import FLAGS, Hand, WinMethod
+from scoring.jsonfile import load_json_file
 from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all, score_hand
 
 DEFAULT_RULES = "harr-1922"
@@ -44,10 +45,10 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
 def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
     """Read the hand from notation, or from a JSON file when ``text`` names one."""
     path = Path(text)
-    if text.endswith(".json") or (len(text) < 4096 and (path.is_file() or path.is_dir())):
-        if not path.is_file():
+    if text.endswith(".json") or (len(text) < 4096 and path.exists()):
+        if not path.exists():
             raise NotationError(f"no hand file at {text}: give hand notation or the path of a hand JSON file")
-        return Hand.from_json(read_user_file(path, "hand"))
+        return Hand.from_dict(load_json_file(path, "hand"))
     return Hand.parse(
         text,
         winning_tile=args.winning,
@@ -57,16 +58,6 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
         winner=not args.loser,
         flags=frozenset(args.flag),
     )
-
-
-def read_user_file(path: Path, what: str) -> str:
-    """The text of a file the user named; unreadable or non-UTF-8 bytes are a one-line error."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise PungChowError(f"the {what} file {path} is not UTF-8 text: save it as JSON in UTF-8") from None
-    except OSError as exc:
-        raise PungChowError(f"cannot read the {what} file {path}: {exc.strerror or exc}") from None
 
 
 def _print_result(name: str, result: "ScoreResult | Refusal") -> None:

@@ -196,7 +196,7 @@ def parse_mpsz(text: str) -> list[Tile]:
             break
         digits, suit = match.groups()
         for d in digits:
-            n = 5 if d == "0" else int(d)
+            n = 5 if d == "0" and suit != "z" else int(d)
             if suit == "z":
                 if n not in _MPSZ_HONOUR:
                     raise NotationError(f"MPSZ honour {d}z does not exist: z takes 1-7 (E S W N white green red)")
