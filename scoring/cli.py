@@ -31,6 +31,8 @@ def add_score_options(parser: argparse.ArgumentParser) -> None:
 
 
 def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    if getattr(args, "loser", False) and getattr(args, "won_by", None):
+        raise PungChowError("--won-by says how a winner went out; a hand scored with --loser did not go out: drop one of them")
     options: dict[str, Any] = {}
     for item in args.option:
         name, sep, value = item.partition("=")
