@@ -11,6 +11,7 @@ from scoring.engine import ScoreResult
 from scoring.errors import NotationError, PungChowError, UnknownRuleSetError
 from scoring.hand import FLAGS, Hand, WinMethod
 from scoring.jsonfile import load_json_file
+from scoring.tiles import check_notation_length
 from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all, score_hand
 
 DEFAULT_RULES = "harr-1922"
@@ -52,7 +53,7 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
             raise NotationError(f"no hand file at {text}: give hand notation or the path of a hand JSON file")
         return Hand.from_dict(load_json_file(path, "hand"))
     return Hand.parse(
-        text,
+        check_notation_length(text),
         winning_tile=args.winning,
         won_by=None if args.loser else args.won_by,
         seat_wind=args.seat,
