@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import warnings
 from pathlib import Path
 
@@ -41,7 +42,7 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
             with Image.open(io.BytesIO(data)) as im:
                 width, height = im.size
                 fmt = im.format
-                orientation = im.getexif().get(0x0112, 1)
+                orientation = _orientation_tag(im)
     except Image.DecompressionBombError:
         raise BadPhotoError(f"{name} claims more than {2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6:.0f} MP, far more than any photo; "
                             "it may be a decompression bomb, so it was not opened") from None
@@ -73,6 +74,17 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
         s = WORK_LONG_SIDE / max(h, w)
         rgb = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
     return rgb
+
+
+def _orientation_tag(im: Image.Image) -> object:
+    """The raw EXIF orientation, read without decoding pixels: Pillow loads a whole PNG to find
+    EXIF stored after its pixels, so only EXIF met in the header is looked at."""
+    if im.format != "JPEG" and "exif" not in im.info:
+        return 1
+    try:
+        return im.getexif().get(0x0112, 1)
+    except (OSError, ValueError, SyntaxError, struct.error):
+        return 1
 
 
 def _read_photo_file(path: Path, name: str) -> bytes:

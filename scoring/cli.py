@@ -48,7 +48,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
 def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
     """Read the hand from notation, or from a JSON file when ``text`` names one."""
     path = Path(text)
-    if text.endswith(".json") or (len(text) < 4096 and path.exists()):
+    if text.endswith(".json") or _names_a_file(path):
         if not path.exists() or path.is_dir():
             raise NotationError(f"no hand file at {text}: give hand notation or the path of a hand JSON file")
         return Hand.from_dict(load_json_file(path, "hand"))
@@ -61,6 +61,14 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
         winner=not args.loser,
         flags=frozenset(args.flag),
     )
+
+
+def _names_a_file(path: Path) -> bool:
+    """Whether ``path`` is something on disk; notation too long to be a file name is not."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def _print_result(name: str, result: "ScoreResult | Refusal") -> None:

@@ -67,10 +67,10 @@ def _generate(args: argparse.Namespace) -> int:
     from pungchow_data.generate import GenerateConfig, generate, summary
 
     check_dataset_out(args.out)
-    exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
-    styles = tuple(s.name for s in resolve_styles(args.styles, exclude))
     if not 0.0 <= args.mix_bodies <= 1.0:
         raise PungChowError(f"--mix-bodies must be a share between 0 and 1, not {args.mix_bodies}")
+    exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
+    styles = tuple(s.name for s in resolve_styles(args.styles, exclude))
     config = GenerateConfig(out=args.out, count=args.count, seed=args.seed, styles=styles, split=args.split,
                             workers=max(1, args.workers), mix_bodies=args.mix_bodies)
 
