@@ -135,3 +135,32 @@ def test_bad_input_case(case: Case, generated: Path, tmp_path: Path, capsys: pyt
             assert word.lower() in stdout.lower(), f"{word!r} not in {stdout[:2000]!r}"
     assert (generated / "existing.png").read_bytes() == existing, "an existing file was overwritten"
     assert (generated / "photo.jpg").read_bytes() == photo, "the photo was overwritten"
+
+
+def _page_inputs() -> list[Case]:
+    """The cases the page meets too: typed notation (with its winning tile) and photo files."""
+    return [c for c in CASES if c.args.startswith(("score", "recognize")) and "{out}" not in c.args.split()[1]
+            and not c.args.split()[1].endswith((".json", "fifo")) and "--overlay" not in c.args and "--tileset" not in c.args]
+
+
+@pytest.mark.parametrize("case", _page_inputs(), ids=[c.name for c in _page_inputs()])
+def test_the_page_meets_the_same_input_with_a_message(case: Case, generated: Path, tmp_path: Path) -> None:
+    """The page's own readers (typed notation, uploaded photo bytes) answer or raise one of our errors."""
+    from scoring.errors import PungChowError
+    from webapp.photos import read_photo
+    from webapp.review import from_notation
+
+    argv = _argv(case, generated, tmp_path)
+    try:
+        if argv[0] == "score":
+            winning = argv[argv.index("--winning") + 1] if "--winning" in argv else None
+            review = from_notation(argv[1], winning=winning, won_by="discard" if winning else None)
+            assert review.tiles
+        else:
+            source = Path(argv[1])
+            data = source.read_bytes() if source.is_file() else b""
+            photo = read_photo(data, source.name)
+            assert case.code == 0 and photo.image.ndim == 3
+    except PungChowError as exc:
+        assert str(exc) and "\n" not in str(exc)
+        assert case.code == 2, f"the command line answers this, the page refused it: {exc}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -75,8 +76,10 @@ def _header_size(data: bytes) -> tuple[int, int]:
     """(width, height) as the file's header gives them, read before any pixel is decoded; (0, 0) when
     the header cannot be read (the decoder then says what is wrong)."""
     try:
-        with Image.open(io.BytesIO(data)) as im:
-            return im.size
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                return im.size
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
         return 0, 0
 
