@@ -37,6 +37,13 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 def check_image_out(out: Path, *, force: bool = False, keep: tuple[Path, ...] = ()) -> Path:
     """An image file we may write: a known extension, an existing folder, never one of ``keep``
     (the input photo), and an existing file only with ``force``."""
+    try:
+        return _check_image_out(out, force=force, keep=keep)
+    except OSError as exc:
+        raise PungChowError(f"cannot write the image to {str(out)[:80]}: {exc.strerror or exc}") from None
+
+
+def _check_image_out(out: Path, *, force: bool, keep: tuple[Path, ...]) -> Path:
     if out.suffix.lower() not in IMAGE_SUFFIXES:
         raise PungChowError(f"{out}: write the image to a name ending in {', '.join(IMAGE_SUFFIXES)}")
     if out.is_dir():
@@ -56,6 +63,10 @@ def check_image_out(out: Path, *, force: bool = False, keep: tuple[Path, ...] = 
 
 def check_dataset_out(out: Path) -> Path:
     """A dataset folder we may write into: a folder or a name not taken, never an existing file."""
-    if out.exists() and not out.is_dir():
+    try:
+        taken = out.exists() and not out.is_dir()
+    except OSError as exc:
+        raise PungChowError(f"cannot write a dataset to {str(out)[:80]}: {exc.strerror or exc}") from None
+    if taken:
         raise PungChowError(f"{out} is a file, not a folder: a dataset is written into a folder (images/ and annotations.json)")
     return out

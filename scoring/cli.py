@@ -49,7 +49,7 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
     """Read the hand from notation, or from a JSON file when ``text`` names one."""
     path = Path(text)
     if text.endswith(".json") or _names_a_file(path):
-        if not path.exists() or path.is_dir():
+        if not _names_a_file(path) or path.is_dir():
             raise NotationError(f"no hand file at {text}: give hand notation or the path of a hand JSON file")
         return Hand.from_dict(load_json_file(path, "hand"))
     return Hand.parse(

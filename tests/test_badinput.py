@@ -26,6 +26,8 @@ HERE = Path(__file__).parent / "badinput"
 CASES_FILE = HERE / "cases.txt"
 SAMPLE = Path(__file__).resolve().parents[1] / "recognizer" / "samples" / "finished-hand.jpg"
 LONG_NOTATION = "1D" * 1000
+#: A file name longer than any file system allows (255 bytes).
+LONG_NAME = "n" * 300
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _argv(case: Case, gen: Path, out: Path) -> list[str]:
-    fill = {"{files}": str(HERE / "files"), "{gen}": str(gen), "{out}": str(out), "{long}": LONG_NOTATION}
+    fill = {"{files}": str(HERE / "files"), "{gen}": str(gen), "{out}": str(out), "{long}": LONG_NOTATION, "{longname}": LONG_NAME}
     argv = []
     for token in shlex.split(case.args):
         for key, value in fill.items():
@@ -124,14 +126,15 @@ def test_bad_input_case(case: Case, generated: Path, tmp_path: Path, capsys: pyt
     except SystemExit as exc:  # argparse's usage errors
         code = int(exc.code or 0)
     stdout, stderr = capsys.readouterr()
+    words = tuple(w.replace("{longname-start}", LONG_NAME[:40]) for w in case.words)
     assert "Traceback" not in stdout + stderr
     assert code == case.code, f"exit {code}, wanted {case.code}: {stderr or stdout}"
     if case.code == 2:
         assert stderr.count("\n") == 1, f"not one line: {stderr!r}"
-        for word in case.words:
+        for word in words:
             assert word.lower() in stderr.lower(), f"{word!r} not in {stderr!r}"
     else:
-        for word in case.words:
+        for word in words:
             assert word.lower() in stdout.lower(), f"{word!r} not in {stdout[:2000]!r}"
     assert (generated / "existing.png").read_bytes() == existing, "an existing file was overwritten"
     assert (generated / "photo.jpg").read_bytes() == photo, "the photo was overwritten"
@@ -158,7 +161,7 @@ def test_the_page_meets_the_same_input_with_a_message(case: Case, generated: Pat
             assert review.tiles
         else:
             source = Path(argv[1])
-            data = source.read_bytes() if source.is_file() else b""
+            data = source.read_bytes() if len(source.name) < 256 and source.is_file() else b""
             photo = read_photo(data, source.name)
             assert case.code == 0 and photo.image.ndim == 3
     except PungChowError as exc:

@@ -215,7 +215,11 @@ def load_dataset(root: str | Path) -> Dataset:
     """Read ``root/annotations.json`` into typed records (tiles attached to their images)."""
     root = Path(root)
     path = root / ANNOTATIONS_FILE
-    if not path.is_file():
+    try:
+        present = path.is_file()
+    except OSError:  # a name longer than the system allows, or a folder we may not look into
+        present = False
+    if not present:
         raise DatasetError(f"{root} is not a dataset: {path} is missing (make one with `pungchow data generate`)")
     try:
         data = load_json_file(path, "annotations")

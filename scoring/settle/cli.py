@@ -15,7 +15,11 @@ from scoring.settle.tablefile import table_from_dict
 
 def _settle(args: argparse.Namespace) -> int:
     path = Path(args.table)
-    if not path.exists() or path.is_dir():
+    try:
+        missing = not path.exists() or path.is_dir()
+    except OSError:  # a name longer than the system allows, or a folder we may not look into
+        missing = True
+    if missing:
         raise SettlementError(f"no table file at {args.table}: give the path of a table JSON file (scoring/schema/table.v1.json)")
     settlement = settle(table_from_dict(load_json_file(path, "table")))
     if args.json:
