@@ -145,8 +145,8 @@ def _decode_with_pillow(data: bytes, name: str) -> np.ndarray:
         raise BadPhotoError(f"{name} could not be decoded ({exc}); it may be truncated or damaged, copy it again") from None
 
 
-def _upright(rgb: np.ndarray, orientation: int) -> np.ndarray:
-    """Apply the EXIF orientation tag (1-8) so the photo is as the player saw it."""
+def _upright(rgb: np.ndarray, orientation: object) -> np.ndarray:
+    """Apply the EXIF orientation tag (1-8, however stored) so the photo is as the player saw it."""
     ops = {
         2: lambda a: a[:, ::-1],
         3: lambda a: a[::-1, ::-1],

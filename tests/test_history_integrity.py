@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from webapp.history import History, HistoryError, HandToKeep, SCHEMA_VERSION
+from webapp.history import SCHEMA_VERSION, HandToKeep, History, HistoryError
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]

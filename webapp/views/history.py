@@ -9,9 +9,9 @@ import streamlit as st
 from scoring.hand import Hand
 from webapp import state
 from webapp.history import HandRecord, HistoryError
-from webapp.text import markdown_rows, markdown_text
 from webapp.review import Correction, from_hand
 from webapp.table import net_rows, payment_lines, payment_rows
+from webapp.text import markdown_rows, markdown_text
 from webapp.widgets import history, user_errors
 
 
