@@ -135,6 +135,7 @@ def _newer(path: Path) -> None:
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
         db.execute("ALTER TABLE games ADD COLUMN colour TEXT")
+        db.execute("CREATE TABLE venues (id INTEGER PRIMARY KEY, name TEXT)")
 
 
 def test_a_history_from_a_newer_version_is_shown_read_only_and_its_version_kept(tmp_path: Path) -> None:

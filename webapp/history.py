@@ -189,10 +189,11 @@ class History:
             version = int(db.execute("PRAGMA user_version").fetchone()[0])
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
         foreign = sorted(tables - OUR_TABLES)
-        if foreign:
+        newer_ours = version > SCHEMA_VERSION and {"games", "hands", "settlements"} <= tables
+        if foreign and not newer_ours:
             raise HistoryError(f"{self.path} is another program's database (it holds {', '.join(foreign[:5])}), not a Pung Chow "
                                "history; pass another file with --db")
-        if version > SCHEMA_VERSION:
+        if newer_ours:
             self.read_only = (f"the history file {self.path} was written by a newer Pung Chow (history version {version}; this one "
                               f"writes version {SCHEMA_VERSION}): it is shown read-only; upgrade pungchow to save to it")
         elif not os.access(self.path, os.W_OK) or not os.access(self.path.parent, os.W_OK):
