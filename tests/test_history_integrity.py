@@ -211,3 +211,17 @@ def test_the_csv_export_never_hands_a_spreadsheet_a_formula(tmp_path: Path) -> N
     row = text.splitlines()[1]
     assert row.startswith("'=HYPERLINK") or row.startswith("\"'=HYPERLINK")
     assert "'@SUM(A1)" in row and ",-22," in row
+
+
+def test_a_newer_history_whose_rows_this_version_cannot_read_is_one_message(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    store = History(path)
+    game = store.new_game("future", PLAYERS)
+    hand_id = store.save_hand(game.id, player="Ann", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={}, score=None)
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        db.execute("ALTER TABLE hands RENAME COLUMN deal TO round_and_deal")
+    with pytest.raises(HistoryError, match="rows this version cannot read"):
+        History(path).hand(hand_id)
+    with pytest.raises(HistoryError, match="could not be read"):
+        History(path).hands(game.id)

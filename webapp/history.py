@@ -15,12 +15,12 @@ import io
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from scoring.errors import PungChowError
 from scoring.jsonfile import JsonInputError, load_json
@@ -73,6 +73,8 @@ CREATE INDEX IF NOT EXISTS hands_by_game ON hands(game_id, deal);
 OUR_TABLES = frozenset({"games", "hands", "settlements", "hands_by_game"})
 #: How often a deal is tried again when its number was taken meanwhile.
 DEAL_TRIES = 5
+
+T = TypeVar("T")
 
 
 class HistoryError(PungChowError):
@@ -226,6 +228,14 @@ class History:
         finally:
             db.close()
 
+    def _decoded(self, decode: Callable[[sqlite3.Row], T], rows: Sequence[sqlite3.Row]) -> list[T]:
+        """Rows as records; a row whose very shape this version cannot read (a key column gone) is one clear error."""
+        try:
+            return [decode(r) for r in rows]
+        except (IndexError, KeyError, TypeError, ValueError) as exc:
+            raise HistoryError(f"the history file {self.path} holds rows this version cannot read ({type(exc).__name__}: {exc}); "
+                               "upgrade pungchow, or pass another file with --db") from None
+
     def _reading(self) -> AbstractContextManager[sqlite3.Connection]:
         return self._connect(write=self.read_only is None)
 
@@ -249,13 +259,13 @@ class History:
             row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise HistoryError(f"there is no game {game_id} in {self.path}")
-        return _game(row)
+        return self._decoded(_game, [row])[0]
 
     def games(self) -> list[Game]:
         """Every game, newest first."""
         with self._reading() as db:
             rows = db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
-        return [_game(r) for r in rows]
+        return self._decoded(_game, rows)
 
     def next_deal(self, game_id: int) -> int:
         """The number the next deal of this game would take (1 for the first); saving takes its own, in its transaction."""
@@ -322,13 +332,13 @@ class History:
             row = db.execute("SELECT * FROM hands WHERE id = ?", (hand_id,)).fetchone()
         if row is None:
             raise HistoryError(f"there is no hand {hand_id} in {self.path}")
-        return _hand_record(row)
+        return self._decoded(_hand_record, [row])[0]
 
     def hands(self, game_id: int) -> list[HandRecord]:
         """The game's hands in the order they were played."""
         with self._reading() as db:
             rows = db.execute("SELECT * FROM hands WHERE game_id = ? ORDER BY deal, id", (game_id,)).fetchall()
-        return [_hand_record(r) for r in rows]
+        return self._decoded(_hand_record, rows)
 
     # --- settlements --------------------------------------------------------------------------
 
@@ -348,7 +358,7 @@ class History:
     def settlements(self, game_id: int) -> list[SettlementRecord]:
         with self._reading() as db:
             rows = db.execute("SELECT * FROM settlements WHERE game_id = ? ORDER BY deal", (game_id,)).fetchall()
-        return [_settlement_record(r) for r in rows]
+        return self._decoded(_settlement_record, rows)
 
     # --- export -------------------------------------------------------------------------------
 
