@@ -103,3 +103,16 @@ def test_a_photo_too_wide_is_refused_by_its_true_size(tmp_path: Path, monkeypatc
     at.file_uploader(key="w_upload").set_value(("wide.png", wide, "image/png")).run()
     assert not at.exception
     assert any("12500x1000" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_a_layout_nested_100000_deep_is_refused_on_the_tile_set_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PUNGCHOW_HOME", str(tmp_path / "home"))
+    at = started(tmp_path / "h.sqlite3", monkeypatch)
+    at.switch_page("views/tilesets.py").run()
+    at.text_input(key="w_tileset_name").set_value("deep")
+    photo = cv2.imencode(".jpg", np.full((480, 640, 3), (40, 110, 50), np.uint8))[1].tobytes()
+    at.file_uploader(key="w_tileset_photo").set_value(("set.jpg", photo, "image/jpeg"))
+    at.file_uploader(key="w_tileset_layout").set_value(("layout.json", b"[" * 100_000 + b"]" * 100_000, "application/json"))
+    at.button(key="w_tileset_add").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("nested 100000 deep" in e.value for e in at.error), [e.value for e in at.error]
