@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pungchow.argtypes import check_image_out, positive_int
 from recognizer.geometry import CROP_CONTEXT
 from recognizer.labels import CLASSES
 
@@ -42,6 +43,8 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
 def _recognize(args: argparse.Namespace) -> int:
     from recognizer.pipeline import draw_overlay, recognize
 
+    if args.overlay:
+        check_image_out(Path(args.overlay), force=args.force, keep=(Path(args.photo),))
     res = recognize(args.photo, args.tileset)
     if args.overlay:
         draw_overlay(args.photo, res, args.overlay)
@@ -97,6 +100,8 @@ def _photo(args: argparse.Namespace) -> int:
         photo = SAMPLE_PHOTO
         print(f"No photo given: reading the sample photo {photo} (pass your own: pungchow photo PHOTO)", file=sys.stderr)
     res = recognize(photo, args.tileset, **context)
+    if len(res.detections) == 0:
+        raise InvalidHandError([f"{photo}: " + res.problems[0]])
     hand = res.hand
     if args.winning:
         from dataclasses import replace
@@ -157,7 +162,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("photo", help="a JPEG or PNG photo of the finished hand")
     p.add_argument("--tileset", metavar="NAME", help="a calibrated tile set (see `pungchow tileset list`)")
     p.add_argument("--json", action="store_true", help="print tiles, boxes, groups and the hand JSON")
-    p.add_argument("--overlay", metavar="OUT.png", help="write the photo with boxes and codes drawn on it")
+    p.add_argument("--overlay", metavar="OUT.png", help="write the photo with boxes and codes drawn on it (never over the photo)")
+    p.add_argument("--force", action="store_true", help="replace an existing overlay file")
     p.set_defaults(func=_recognize)
 
     p = sub.add_parser("classify", help="name single-tile images (one tile per image): code, confidence, top 3")
@@ -176,7 +182,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dataset", help="a dataset folder (images/ + annotations.json)")
     p.add_argument("--split", default="test", help="train, val, test or all (default test)")
     p.add_argument("--tileset", metavar="NAME")
-    p.add_argument("--limit", type=int, help="only the first N images")
+    p.add_argument("--limit", type=positive_int, help="only the first N images (N at least 1)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_evaluate)
 

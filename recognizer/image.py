@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import re
+import struct
 import warnings
 from pathlib import Path
 
@@ -14,6 +16,10 @@ from recognizer.errors import BadPhotoError
 
 #: Refuse photos above this many pixels (a decompression bomb, or a scan far beyond any phone).
 MAX_PIXELS = 100_000_000
+#: Refuse non-JPEG images above this many pixels: only a JPEG decodes at a reduced size, a PNG decodes in full.
+MAX_FULL_DECODE_PIXELS = 50_000_000
+#: Refuse files bigger than this before reading them.
+MAX_FILE_BYTES = 100_000_000
 #: Decode big JPEGs at a reduced size as long as the long side stays at least this.
 WORK_LONG_SIDE = 1000
 
@@ -27,12 +33,7 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
     if isinstance(source, bytes):
         data = source
     else:
-        path = Path(source)
-        if path.is_dir():
-            raise BadPhotoError(f"{name} is a folder, not a photo; give the path of a JPEG or PNG photo")
-        if not path.is_file():
-            raise BadPhotoError(f"{name}: no such file; give the path of a JPEG or PNG photo")
-        data = path.read_bytes()
+        data = _read_photo_file(Path(source), name)
     if not data:
         raise BadPhotoError(f"{name} is empty (0 bytes); take or copy the photo again")
     try:
@@ -41,7 +42,7 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
             with Image.open(io.BytesIO(data)) as im:
                 width, height = im.size
                 fmt = im.format
-                orientation = im.getexif().get(0x0112, 1)
+                orientation = _orientation_tag(im)
     except Image.DecompressionBombError:
         raise BadPhotoError(f"{name} claims more than {2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6:.0f} MP, far more than any photo; "
                             "it may be a decompression bomb, so it was not opened") from None
@@ -51,6 +52,10 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
         raise BadPhotoError(
             f"{name} is {width}x{height} ({width * height / 1e6:.0f} MP), more than the {MAX_PIXELS / 1e6:.0f} MP we read; "
             "resize it (a phone photo is 12-48 MP)")
+    if fmt != "JPEG" and width * height > MAX_FULL_DECODE_PIXELS:
+        raise BadPhotoError(
+            f"{name} is a {width}x{height} {fmt or 'image'} ({width * height / 1e6:.0f} MP); only a JPEG is read at a reduced size, "
+            f"other formats up to {MAX_FULL_DECODE_PIXELS / 1e6:.0f} MP: save it as JPEG or resize it")
     factor = 1
     if fmt == "JPEG":
         for f in (8, 4, 2):
@@ -58,7 +63,7 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
                 factor = f
                 break
     flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
-    if fmt == "JPEG" and _truncated_jpeg(data):
+    if fmt == "JPEG" and not _whole_jpeg(data):
         raise BadPhotoError(f"{name} is a truncated JPEG (the file ends early); copy the photo again")
     bgr = cv2.imdecode(np.frombuffer(data, np.uint8), flag | cv2.IMREAD_IGNORE_ORIENTATION)
     if bgr is None or bgr.size == 0:
@@ -71,9 +76,64 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
     return rgb
 
 
-def _truncated_jpeg(data: bytes) -> bool:
-    """A whole JPEG ends with the EOI marker (allowing a little padding after it)."""
-    return b"\xff\xd9" not in data[-64:]
+def _orientation_tag(im: Image.Image) -> object:
+    """The raw EXIF orientation, read without decoding pixels: Pillow loads a whole PNG to find
+    EXIF stored after its pixels, so only EXIF met in the header is looked at."""
+    if im.format != "JPEG" and "exif" not in im.info:
+        return 1
+    try:
+        return im.getexif().get(0x0112, 1)
+    except (OSError, ValueError, SyntaxError, struct.error):
+        return 1
+
+
+def _read_photo_file(path: Path, name: str) -> bytes:
+    """The bytes of a regular file no bigger than MAX_FILE_BYTES; a folder, pipe or device is named as such."""
+    try:
+        if path.is_dir():
+            raise BadPhotoError(f"{name} is a folder, not a photo; give the path of a JPEG or PNG photo")
+        if not path.exists():
+            raise BadPhotoError(f"{name}: no such file; give the path of a JPEG or PNG photo")
+        if not path.is_file():
+            raise BadPhotoError(f"{name} is not a regular file (a pipe or a device); give the path of a JPEG or PNG photo")
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise BadPhotoError(f"{name} is {size / 1e6:.0f} MB, more than the {MAX_FILE_BYTES / 1e6:.0f} MB we read; a phone photo is a few MB")
+        return path.read_bytes()
+    except OSError as exc:
+        raise BadPhotoError(f"cannot read {name}: {exc.strerror or exc}") from None
+
+
+#: A marker inside entropy-coded JPEG data: 0xFF then anything but a stuffed zero, a restart marker or fill.
+_JPEG_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
+
+
+def _whole_jpeg(data: bytes) -> bool:
+    """Whether the JPEG's own segments run to its end marker (EOI).
+
+    Walks the segments rather than looking at the file's last bytes, so a photo with data after
+    its end marker (motion photos, maker trailers) is whole, and one cut short is not.
+    A structure this walk does not know is left to the decoder.
+    """
+    pos, n = 2, len(data)
+    while pos + 2 <= n:
+        if data[pos] != 0xFF:
+            return True
+        marker = data[pos + 1]
+        if marker == 0xD9:
+            return True
+        if marker == 0xFF or 0xD0 <= marker <= 0xD7 or marker == 0x01:
+            pos += 1 if marker == 0xFF else 2
+            continue
+        if pos + 4 > n:
+            return False
+        pos += 2 + int.from_bytes(data[pos + 2:pos + 4], "big")
+        if marker == 0xDA:
+            found = _JPEG_MARKER.search(data, pos)
+            if found is None:
+                return False
+            pos = found.start()
+    return False
 
 
 def _decode_with_pillow(data: bytes, name: str) -> np.ndarray:
@@ -85,8 +145,8 @@ def _decode_with_pillow(data: bytes, name: str) -> np.ndarray:
         raise BadPhotoError(f"{name} could not be decoded ({exc}); it may be truncated or damaged, copy it again") from None
 
 
-def _upright(rgb: np.ndarray, orientation: int) -> np.ndarray:
-    """Apply the EXIF orientation tag (1-8) so the photo is as the player saw it."""
+def _upright(rgb: np.ndarray, orientation: object) -> np.ndarray:
+    """Apply the EXIF orientation tag (1-8, however stored) so the photo is as the player saw it."""
     ops = {
         2: lambda a: a[:, ::-1],
         3: lambda a: a[::-1, ::-1],
@@ -96,5 +156,22 @@ def _upright(rgb: np.ndarray, orientation: int) -> np.ndarray:
         7: lambda a: np.rot90(a[:, ::-1], -1),
         8: lambda a: np.rot90(a, 1),
     }
-    op = ops.get(int(orientation) if orientation else 1)
+    op = ops.get(exif_orientation(orientation))
     return np.ascontiguousarray(op(rgb)) if op else rgb
+
+
+def exif_orientation(value: object) -> int:
+    """The EXIF orientation as 1-8; a tag stored as text ("6"), as a list, or out of range reads as upright (1).
+
+    >>> exif_orientation("6"), exif_orientation(b"x"), exif_orientation((8,)), exif_orientation(99)
+    (6, 1, 8, 1)
+    """
+    if isinstance(value, (tuple, list)) and value:
+        value = value[0]
+    if isinstance(value, bytes):
+        value = value.decode("ascii", "replace")
+    try:
+        number = int(str(value).strip().rstrip("\x00"))
+    except ValueError:
+        return 1
+    return number if 1 <= number <= 8 else 1

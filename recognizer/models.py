@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -15,6 +14,7 @@ import numpy as np
 from recognizer.errors import ModelFileError
 from recognizer.geometry import CROP_H, CROP_W, DETECT_LONG_SIDE, MEAN, STD, STRIDE
 from recognizer.labels import CLASSES
+from scoring.jsonfile import JsonInputError, load_json_file
 
 SIDECAR_VERSION = 1
 THREADS = 2
@@ -62,9 +62,11 @@ def load_model(name: str, directory: str | None = None) -> Model:
         if not p.is_file():
             raise ModelFileError(f"model file {p} is missing; reinstall pungchow or set PUNGCHOW_MODELS to the folder holding {name}.onnx")
     try:
-        meta = json.loads(meta_path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ModelFileError(f"{meta_path} is not valid JSON ({exc}); reinstall pungchow") from None
+        meta = load_json_file(meta_path, "model sidecar")
+    except JsonInputError as exc:
+        raise ModelFileError(f"{meta_path}: {exc}; reinstall pungchow") from None
+    if not isinstance(meta, dict):
+        raise ModelFileError(f"{meta_path} holds a {type(meta).__name__}, not the model's description (a JSON object); reinstall pungchow")
     if meta.get("sidecar_version") != SIDECAR_VERSION:
         raise ModelFileError(f"{meta_path} has sidecar_version {meta.get('sidecar_version')}, this code reads {SIDECAR_VERSION}")
     for key, want in expected_meta(name).items():
@@ -77,5 +79,9 @@ def load_model(name: str, directory: str | None = None) -> Model:
     opts.intra_op_num_threads = THREADS
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
-    session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+    try:
+        session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own classes for a damaged or foreign file
+        raise ModelFileError(f"{onnx_path} is not a model onnxruntime can load ({type(exc).__name__}); it is damaged or was replaced, "
+                             "reinstall pungchow") from None
     return Model(name, session, meta)

@@ -27,6 +27,7 @@ from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile
 from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 from recognizer.models import load_model, models_dir
+from scoring.jsonfile import JsonInputError, load_json_file
 from scoring.tiles import ALL_CODES
 
 #: Weights of the template similarity and the grey-level difference against the embedding's cosine.
@@ -207,8 +208,8 @@ def list_tilesets() -> list[str]:
 def read_layout(path: "str | Path") -> list[list[str]]:
     """The layout file: {"rows": [[code, ...], ...]} (or a bare list of rows), codes row by row."""
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        data = load_json_file(path, "layout")
+    except JsonInputError as exc:
         raise TileSetError(f"cannot read layout {path}: {exc}; it must be JSON like {{\"rows\": [[\"1D\", \"2D\"], [\"EW\"]]}}") from None
     rows = data.get("rows") if isinstance(data, dict) else data
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):

@@ -10,6 +10,8 @@ from typing import Any
 from scoring.engine import ScoreResult
 from scoring.errors import NotationError, PungChowError, UnknownRuleSetError
 from scoring.hand import FLAGS, Hand, WinMethod
+from scoring.jsonfile import load_json_file
+from scoring.tiles import check_notation_length
 from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all, score_hand
 
 DEFAULT_RULES = "harr-1922"
@@ -30,6 +32,8 @@ def add_score_options(parser: argparse.ArgumentParser) -> None:
 
 
 def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    if getattr(args, "loser", False) and getattr(args, "won_by", None):
+        raise PungChowError("--won-by says how a winner went out; a hand scored with --loser did not go out: drop one of them")
     options: dict[str, Any] = {}
     for item in args.option:
         name, sep, value = item.partition("=")
@@ -44,12 +48,12 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
 def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
     """Read the hand from notation, or from a JSON file when ``text`` names one."""
     path = Path(text)
-    if text.endswith(".json") or (len(text) < 4096 and (path.is_file() or path.is_dir())):
-        if not path.is_file():
+    if text.endswith(".json") or _names_a_file(path):
+        if not _names_a_file(path) or path.is_dir():
             raise NotationError(f"no hand file at {text}: give hand notation or the path of a hand JSON file")
-        return Hand.from_json(read_user_file(path, "hand"))
+        return Hand.from_dict(load_json_file(path, "hand"))
     return Hand.parse(
-        text,
+        check_notation_length(text),
         winning_tile=args.winning,
         won_by=None if args.loser else args.won_by,
         seat_wind=args.seat,
@@ -59,14 +63,12 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
     )
 
 
-def read_user_file(path: Path, what: str) -> str:
-    """The text of a file the user named; unreadable or non-UTF-8 bytes are a one-line error."""
+def _names_a_file(path: Path) -> bool:
+    """Whether ``path`` is something on disk; notation too long to be a file name is not."""
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise PungChowError(f"the {what} file {path} is not UTF-8 text: save it as JSON in UTF-8") from None
-    except OSError as exc:
-        raise PungChowError(f"cannot read the {what} file {path}: {exc.strerror or exc}") from None
+        return path.exists()
+    except OSError:
+        return False
 
 
 #: What the marks in a printed arrangement mean; printed once above the scores.

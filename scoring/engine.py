@@ -153,6 +153,11 @@ class Option:
                     value = int(text)
                 except ValueError:
                     raise PungChowError(f"option {self.name} takes a whole number, not {value!r}") from None
+        if self.choices is None and (self.name == "limit" or (isinstance(self.default, int) and not isinstance(self.default, bool))):
+            if not (value is None and self.name == "limit") and (isinstance(value, bool) or not isinstance(value, int)):
+                raise PungChowError(f"option {self.name} takes a whole number{' or none' if self.name == 'limit' else ''}, not {value!r}")
+            if self.name == "limit" and value is not None and value < 1:
+                raise PungChowError(f"the limit must be at least 1, not {value}; give 'none' for no limit")
         if self.choices is not None and value not in self.choices:
             raise PungChowError(f"option {self.name} takes one of {', '.join(map(str, self.choices))}, not {value!r}")
         if isinstance(value, int) and not isinstance(value, bool) and value < 0:

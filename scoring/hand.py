@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import InvalidHandError, NotationError
+from scoring.jsonfile import JsonInputError, load_json
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import WINDS, Tile, format_tiles, parse_tile, parse_tiles
 
@@ -307,9 +308,9 @@ class Hand:
     @classmethod
     def from_json(cls, text: str, *, check: bool = True) -> "Hand":
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise NotationError(f"the hand file is not valid JSON ({exc.msg} at line {exc.lineno}): fix or re-export it") from None
+            data = load_json(text, "hand")
+        except JsonInputError as exc:
+            raise NotationError(str(exc)) from None
         return cls.from_dict(data, check=check)
 
 

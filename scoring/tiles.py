@@ -177,6 +177,18 @@ def wind_tile(wind: str) -> Tile:
 
 
 _MPSZ_SUIT = {"m": "C", "p": "D", "s": "B"}
+#: The longest hand notation read: a hand with four kongs and eight bonus tiles, bracketed and spaced, is under 120 characters.
+MAX_NOTATION_CHARS = 300
+
+
+def check_notation_length(text: str) -> str:
+    """Refuse text far longer than any hand before parsing it (a pasted page, a runaway script)."""
+    if len(text) > MAX_NOTATION_CHARS:
+        raise NotationError(f"the hand notation is {len(text):,} characters; a hand is written in under {MAX_NOTATION_CHARS}: "
+                            "type one hand, e.g. 7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]")
+    return text
+
+
 _MPSZ_HONOUR = {1: "EW", 2: "SW", 3: "WW", 4: "NW", 5: "WD", 6: "GD", 7: "RD"}
 _MPSZ_RE = re.compile(r"([0-9]+)([mpsz])")
 
@@ -196,7 +208,7 @@ def parse_mpsz(text: str) -> list[Tile]:
             break
         digits, suit = match.groups()
         for d in digits:
-            n = 5 if d == "0" else int(d)
+            n = 5 if d == "0" and suit != "z" else int(d)
             if suit == "z":
                 if n not in _MPSZ_HONOUR:
                     raise NotationError(f"MPSZ honour {d}z does not exist: z takes 1-7 (E S W N white green red)")

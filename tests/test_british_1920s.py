@@ -1,7 +1,7 @@
 """British 1920s (OCR fragment): given this hand, this score, because these lines.
 
 The working beside each hand is done by hand from the legible parts of
-``/work/shared/rules/british-1920s-ocr-fragment.txt``; where the OCR lost a number the value
+``../shared/rules/british-1920s-ocr-fragment.txt``; where the OCR lost a number the value
 chosen is the one in ``docs/rules-notes/british-1920s.md`` (pairs 2, limit 500, standing hand
 100). Seat and round are East unless a hand says otherwise.
 """

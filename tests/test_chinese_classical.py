@@ -1,6 +1,6 @@
 """Chinese Classical (modern guide): given this hand, this score, because these lines.
 
-The working beside each hand is done by hand from ``/work/shared/rules/chinese-classical-modern.md``:
+The working beside each hand is done by hand from ``../shared/rules/chinese-classical-modern.md``:
 points first, then doubled, then rounded to the nearest ten (settings table), capped at 500.
 Seat and round are East unless a hand says otherwise.
 """

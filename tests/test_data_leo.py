@@ -12,7 +12,7 @@ import pytest
 from pungchow_data.coco import load_dataset
 from pungchow_data.leo import LEO_DIR, LEO_NAMES, import_leo, leo_code, read_export
 
-pytestmark = pytest.mark.skipif(not (LEO_DIR / "data.yaml").is_file(), reason="leo-mahjong-v5 is not in /work/shared")
+pytestmark = pytest.mark.skipif(not (LEO_DIR / "data.yaml").is_file(), reason="leo-mahjong-v5 is not in ../shared/datasets beside the repository (or PUNGCHOW_SHARED_DIR)")
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "data" / "synth-sample"
 #: The renderer draws every face's text with fonts from Debian packages (.ci/run installs them).
 pytestmark = pytest.mark.skipif(missing_fonts() is not None, reason=str(missing_fonts()))
 needs_all_styles = pytest.mark.skipif(
-    not all(style_available(s) for s in STYLES.values()), reason="fluffystuff tile art not on this machine (PUNGCHOW_SHARED_DIR)"
+    not all(style_available(s) for s in STYLES.values()), reason="fluffystuff tile art is not in ../shared/tile-art beside the repository (or PUNGCHOW_SHARED_DIR)"
 )
 
 

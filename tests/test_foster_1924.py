@@ -2,7 +2,7 @@
 
 Each hand is scored in all three games of the code (Mixed-Hand, One-Double, Cleared-Hand);
 the working beside it is done by hand from laws 89-100 in
-``/work/shared/rules/american-code-foster-1924.txt``. Seat and prevailing wind are East unless
+``../shared/rules/american-code-foster-1924.txt``. Seat and prevailing wind are East unless
 a hand says otherwise.
 """
 

@@ -305,6 +305,8 @@ def test_a_photo_from_the_phone_camera(app: AppTest, fake_reader: object) -> Non
 def layout_photo(rows: list[list[str]]) -> bytes:
     """One of each face in the layout's rows on a green cloth, drawn by the data generator's renderer."""
     faces = pytest.importorskip("pungchow_data.faces", reason="the tile-face renderer is not installed")
+    if faces.missing_fonts():
+        pytest.skip(faces.missing_fonts())
     from PIL import Image
 
     w, h, gap = faces.FACE_W, faces.FACE_H, 30

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pungchow.argtypes import port
 from webapp.history import default_db_path
 from webapp.photos import MAX_UPLOAD_MB
 
@@ -55,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Start the Pung Chow page in Streamlit. Extra Streamlit settings go after `--`, "
         "e.g. `pungchow app --port 8600 -- --server.enableCORS false`.",
     )
-    app.add_argument("--port", type=int, default=8501, help="port to serve on (default 8501)")
+    app.add_argument("--port", type=port, default=8501, help="port to serve on (default 8501)")
     app.add_argument("--address", default="localhost", help="address to listen on (default localhost; 0.0.0.0 to reach it from a phone)")
     app.add_argument("--db", metavar="PATH", help=f"history file (default {default_db_path()})")
     app.add_argument("--headless", action=argparse.BooleanOptionalAction, default=True,

@@ -15,14 +15,16 @@ import io
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from scoring.errors import PungChowError
+from scoring.jsonfile import JsonInputError, load_json
+from webapp.text import spreadsheet_cell
 
 DB_FILE = "history.sqlite3"
 SCHEMA_VERSION = 1
@@ -67,6 +69,12 @@ CREATE TABLE IF NOT EXISTS settlements (
 );
 CREATE INDEX IF NOT EXISTS hands_by_game ON hands(game_id, deal);
 """
+#: The tables (and index) this program makes; a file holding any other table belongs to another program.
+OUR_TABLES = frozenset({"games", "hands", "settlements", "hands_by_game"})
+#: How often a deal is tried again when its number was taken meanwhile.
+DEAL_TRIES = 5
+
+T = TypeVar("T")
 
 
 class HistoryError(PungChowError):
@@ -94,6 +102,7 @@ class Game:
     title: str
     players: tuple[str, ...]
     created_at: str
+    damaged: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,6 +127,7 @@ class HandRecord:
     options: dict[str, Any]
     score: dict[str, Any] | None
     total: int | None
+    damaged: tuple[str, ...] = ()
 
     def to_dict(self, *, with_thumbnail: bool = True) -> dict[str, Any]:
         data = {k: v for k, v in self.__dict__.items() if k != "thumbnail"}
@@ -135,6 +145,25 @@ class SettlementRecord:
     rule_set: str
     rule_version: str
     settlement: dict[str, Any] = field(default_factory=dict)
+    damaged: bool = False
+
+
+@dataclass(frozen=True)
+class HandToKeep:
+    """One hand of a deal about to be saved: what ``History.save_deal`` writes for each player."""
+
+    player: str
+    hand: Mapping[str, Any]
+    notation: str
+    rule_set: str
+    rule_version: str
+    options: Mapping[str, Any]
+    score: Mapping[str, Any] | None
+    corrections: Sequence[Mapping[str, Any]] = ()
+    recognised: Mapping[str, Any] | None = None
+    photo_name: str | None = None
+    photo_sha256: str | None = None
+    thumbnail: bytes | None = None
 
 
 class History:
@@ -142,29 +171,73 @@ class History:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
+        #: Why this history cannot be written to (None when it can): a newer version's file, or one we may not write.
+        self.read_only: str | None = None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as db:
-                db.executescript(_SCHEMA)
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if self.path.exists():
+                self._inspect()
+            if self.read_only is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with self._connect() as db:
+                    db.executescript(_SCHEMA)
+                    if db.execute("PRAGMA user_version").fetchone()[0] == 0:
+                        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except (OSError, sqlite3.Error) as exc:
             raise HistoryError(f"cannot open the history file {self.path}: {exc}; pass another with --db") from None
 
+    def _inspect(self) -> None:
+        """Look at an existing file without writing: whose it is, which version, whether we may write it."""
+        with self._connect(write=False) as db:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+        foreign = sorted(tables - OUR_TABLES)
+        newer_ours = version > SCHEMA_VERSION and {"games", "hands", "settlements"} <= tables
+        if foreign and not newer_ours:
+            raise HistoryError(f"{self.path} is another program's database (it holds {', '.join(foreign[:5])}), not a Pung Chow "
+                               "history; pass another file with --db")
+        if newer_ours:
+            self.read_only = (f"the history file {self.path} was written by a newer Pung Chow (history version {version}; this one "
+                              f"writes version {SCHEMA_VERSION}): it is shown read-only; upgrade pungchow to save to it")
+        elif not os.access(self.path, os.W_OK) or not os.access(self.path.parent, os.W_OK):
+            self.read_only = f"the history file {self.path} (or its folder) is read-only: it is shown, nothing can be saved to it"
+
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _connect(self, *, write: bool = True, immediate: bool = False) -> Iterator[sqlite3.Connection]:
+        """One connection, one transaction; ``immediate`` takes the write lock before the first read."""
+        if write and self.read_only is not None:
+            raise HistoryError(self.read_only)
         try:
-            db = sqlite3.connect(self.path, timeout=10)
+            if write:
+                db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            else:
+                db = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", timeout=30, uri=True, isolation_level=None)
         except sqlite3.Error as exc:
             raise HistoryError(f"cannot open the history file {self.path}: {exc}") from None
         db.row_factory = sqlite3.Row
         try:
             db.execute("PRAGMA foreign_keys = ON")
-            with db:
+            db.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+            try:
                 yield db
+            except BaseException:
+                db.rollback()
+                raise
+            db.commit()
         except sqlite3.Error as exc:
             raise HistoryError(f"the history file {self.path} could not be read or written ({exc}): try again, or pass another with --db") from None
         finally:
             db.close()
+
+    def _decoded(self, decode: Callable[[sqlite3.Row], T], rows: Sequence[sqlite3.Row]) -> list[T]:
+        """Rows as records; a row whose very shape this version cannot read (a key column gone) is one clear error."""
+        try:
+            return [decode(r) for r in rows]
+        except (IndexError, KeyError, TypeError, ValueError) as exc:
+            raise HistoryError(f"the history file {self.path} holds rows this version cannot read ({type(exc).__name__}: {exc}); "
+                               "upgrade pungchow, or pass another file with --db") from None
+
+    def _reading(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self._connect(write=self.read_only is None)
 
     # --- games --------------------------------------------------------------------------------
 
@@ -182,26 +255,22 @@ class History:
         return self.game(game_id)
 
     def game(self, game_id: int) -> Game:
-        with self._connect() as db:
+        with self._reading() as db:
             row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise HistoryError(f"there is no game {game_id} in {self.path}")
-        return Game(row["id"], row["title"], tuple(json.loads(row["players"])), row["created_at"])
+        return self._decoded(_game, [row])[0]
 
     def games(self) -> list[Game]:
         """Every game, newest first."""
-        with self._connect() as db:
+        with self._reading() as db:
             rows = db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
-        return [Game(r["id"], r["title"], tuple(json.loads(r["players"])), r["created_at"]) for r in rows]
+        return self._decoded(_game, rows)
 
     def next_deal(self, game_id: int) -> int:
-        """The number the next deal of this game takes (1 for the first)."""
-        with self._connect() as db:
-            row = db.execute(
-                "SELECT MAX(d) FROM (SELECT deal AS d FROM hands WHERE game_id = ? UNION ALL SELECT deal FROM settlements WHERE game_id = ?)",
-                (game_id, game_id),
-            ).fetchone()
-        return int(row[0] or 0) + 1
+        """The number the next deal of this game would take (1 for the first); saving takes its own, in its transaction."""
+        with self._reading() as db:
+            return _next_deal(db, game_id)
 
     # --- hands --------------------------------------------------------------------------------
 
@@ -209,7 +278,7 @@ class History:
         self,
         game_id: int,
         *,
-        deal: int,
+        deal: int | None = None,
         player: str,
         hand: Mapping[str, Any],
         notation: str,
@@ -223,59 +292,73 @@ class History:
         photo_sha256: str | None = None,
         thumbnail: bytes | None = None,
     ) -> int:
-        """Keep one scored hand; returns its id."""
+        """Keep one scored hand as a deal of its own (or of ``deal``); returns its id.
+
+        Without ``deal`` the next number is taken in the same transaction as the save, so two
+        sessions saving at once never share a number.
+        """
+        keep = HandToKeep(player, hand, notation, rule_set, rule_version, options, score, corrections, recognised,
+                          photo_name, photo_sha256, thumbnail)
         self.game(game_id)
-        with self._connect() as db:
-            cur = db.execute(
-                """INSERT INTO hands (game_id, deal, player, created_at, photo_name, photo_sha256, thumbnail,
-                   recognised, corrections, hand, notation, arrangement, rule_set, rule_version, options, score, total)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (
-                    game_id, deal, player, _now(), photo_name, photo_sha256, thumbnail,
-                    json.dumps(recognised) if recognised is not None else None,
-                    json.dumps(list(corrections)), json.dumps(dict(hand)), notation,
-                    (score or {}).get("arrangement"), rule_set, rule_version,
-                    json.dumps(dict(options), default=str),
-                    json.dumps(dict(score), default=str) if score is not None else None,
-                    (score or {}).get("total"),
-                ),
-            )
-            return int(cur.lastrowid or 0)
+        with self._connect(immediate=True) as db:
+            return _insert_hand(db, game_id, _next_deal(db, game_id) if deal is None else deal, keep)
+
+    def save_deal(
+        self, game_id: int, hands: Sequence[HandToKeep], *, settlement: Mapping[str, Any] | None = None,
+        rule_set: str = "", rule_version: str = "", east: str | None = None,
+    ) -> int:
+        """Keep a whole deal (its number, every hand and the settlement) in one transaction; returns the deal's number.
+
+        A kill in the middle leaves nothing of the deal; two sessions saving at once get different
+        numbers (the number is read under the write lock, and a settlement's number is unique).
+        """
+        self.game(game_id)
+        for _ in range(DEAL_TRIES):
+            try:
+                with self._connect(immediate=True) as db:
+                    deal = _next_deal(db, game_id)
+                    for keep in hands:
+                        _insert_hand(db, game_id, deal, keep)
+                    if settlement is not None:
+                        _insert_settlement(db, game_id, deal, settlement, rule_set, rule_version, east)
+                    return deal
+            except HistoryError as exc:
+                if "UNIQUE" not in str(exc):
+                    raise
+        raise HistoryError(f"could not find a free deal number in game {game_id} after {DEAL_TRIES} tries: save again")
 
     def hand(self, hand_id: int) -> HandRecord:
-        with self._connect() as db:
+        with self._reading() as db:
             row = db.execute("SELECT * FROM hands WHERE id = ?", (hand_id,)).fetchone()
         if row is None:
             raise HistoryError(f"there is no hand {hand_id} in {self.path}")
-        return _hand_record(row)
+        return self._decoded(_hand_record, [row])[0]
 
     def hands(self, game_id: int) -> list[HandRecord]:
         """The game's hands in the order they were played."""
-        with self._connect() as db:
+        with self._reading() as db:
             rows = db.execute("SELECT * FROM hands WHERE game_id = ? ORDER BY deal, id", (game_id,)).fetchall()
-        return [_hand_record(r) for r in rows]
+        return self._decoded(_hand_record, rows)
 
     # --- settlements --------------------------------------------------------------------------
 
     def save_settlement(
         self, game_id: int, *, deal: int, settlement: Mapping[str, Any], rule_set: str, rule_version: str, east: str | None = None
     ) -> None:
-        """Keep who paid whom for one deal (a second save of the same deal replaces the first)."""
+        """Keep who paid whom for one deal whose hands are already kept; a deal is settled once, never replaced."""
         self.game(game_id)
-        with self._connect() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO settlements (game_id, deal, created_at, east, rule_set, rule_version, settlement)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, deal, _now(), east, rule_set, rule_version, json.dumps(dict(settlement), default=str)),
-            )
+        try:
+            with self._connect(immediate=True) as db:
+                _insert_settlement(db, game_id, deal, settlement, rule_set, rule_version, east)
+        except HistoryError as exc:
+            if "UNIQUE" in str(exc):
+                raise HistoryError(f"deal {deal} of game {game_id} is settled already; a settlement is kept once, never replaced") from None
+            raise
 
     def settlements(self, game_id: int) -> list[SettlementRecord]:
-        with self._connect() as db:
+        with self._reading() as db:
             rows = db.execute("SELECT * FROM settlements WHERE game_id = ? ORDER BY deal", (game_id,)).fetchall()
-        return [
-            SettlementRecord(r["game_id"], r["deal"], r["created_at"], r["east"], r["rule_set"], r["rule_version"], json.loads(r["settlement"]))
-            for r in rows
-        ]
+        return self._decoded(_settlement_record, rows)
 
     # --- export -------------------------------------------------------------------------------
 
@@ -300,11 +383,11 @@ class History:
         writer.writerow(["game", "deal", "player", "hand", "arrangement", "rule_set", "rule_version", "total",
                          "net_payment", "corrections", "photo_sha256", "saved_at"])
         for h in self.hands(game_id):
-            writer.writerow([
+            writer.writerow([spreadsheet_cell(cell) for cell in (
                 game.title, h.deal, h.player, h.notation, h.arrangement or "", h.rule_set, h.rule_version,
                 "" if h.total is None else h.total, net.get((h.deal, h.player), ""), len(h.corrections),
                 h.photo_sha256 or "", h.created_at,
-            ])
+            )])
         return out.getvalue()
 
 
@@ -317,14 +400,96 @@ def _net_by_deal(settlements: Sequence[SettlementRecord]) -> dict[tuple[int, str
     return net
 
 
-def _hand_record(row: sqlite3.Row) -> HandRecord:
-    def load(name: str) -> Any:
-        return json.loads(row[name]) if row[name] is not None else None
+def _next_deal(db: sqlite3.Connection, game_id: int) -> int:
+    row = db.execute(
+        "SELECT MAX(d) FROM (SELECT deal AS d FROM hands WHERE game_id = ? UNION ALL SELECT deal FROM settlements WHERE game_id = ?)",
+        (game_id, game_id),
+    ).fetchone()
+    return int(row[0] or 0) + 1
 
-    return HandRecord(
-        id=row["id"], game_id=row["game_id"], deal=row["deal"], player=row["player"], created_at=row["created_at"],
-        photo_name=row["photo_name"], photo_sha256=row["photo_sha256"], thumbnail=row["thumbnail"],
-        recognised=load("recognised"), corrections=load("corrections") or [], hand=load("hand"), notation=row["notation"],
-        arrangement=row["arrangement"], rule_set=row["rule_set"], rule_version=row["rule_version"],
-        options=load("options") or {}, score=load("score"), total=row["total"],
+
+def _insert_hand(db: sqlite3.Connection, game_id: int, deal: int, keep: HandToKeep) -> int:
+    score = keep.score
+    cur = db.execute(
+        """INSERT INTO hands (game_id, deal, player, created_at, photo_name, photo_sha256, thumbnail,
+           recognised, corrections, hand, notation, arrangement, rule_set, rule_version, options, score, total)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        (
+            game_id, deal, keep.player, _now(), keep.photo_name, keep.photo_sha256, keep.thumbnail,
+            json.dumps(keep.recognised) if keep.recognised is not None else None,
+            json.dumps(list(keep.corrections)), json.dumps(dict(keep.hand)), keep.notation,
+            (score or {}).get("arrangement"), keep.rule_set, keep.rule_version,
+            json.dumps(dict(keep.options), default=str),
+            json.dumps(dict(score), default=str) if score is not None else None,
+            (score or {}).get("total"),
+        ),
     )
+    return int(cur.lastrowid or 0)
+
+
+def _insert_settlement(db: sqlite3.Connection, game_id: int, deal: int, settlement: Mapping[str, Any], rule_set: str,
+                       rule_version: str, east: str | None) -> None:
+    text = json.dumps(dict(settlement), default=str)
+    db.execute(
+        "INSERT INTO settlements (game_id, deal, created_at, east, rule_set, rule_version, settlement) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, deal, _now(), east, rule_set, rule_version, text),
+    )
+
+
+def _column(row: sqlite3.Row, name: str) -> Any:
+    """A column's value, None when a newer or damaged file lacks it."""
+    try:
+        return row[name]
+    except (IndexError, KeyError):
+        return None
+
+
+def _decoded(row: sqlite3.Row, name: str, damaged: list[str]) -> Any:
+    """A JSON column decoded; one that is not JSON is noted in ``damaged`` and read as None."""
+    text = _column(row, name)
+    if text is None:
+        return None
+    try:
+        return load_json(text, f"history {name}")
+    except (JsonInputError, TypeError):
+        damaged.append(name)
+        return None
+
+
+def _game(row: sqlite3.Row) -> Game:
+    damaged: list[str] = []
+    players = _decoded(row, "players", damaged)
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        players, damaged = ["?"], ["players"]
+    return Game(int(row["id"]), str(_column(row, "title") or "?"), tuple(players), str(_column(row, "created_at") or ""), bool(damaged))
+
+
+def _settlement_record(row: sqlite3.Row) -> SettlementRecord:
+    damaged: list[str] = []
+    settlement = _decoded(row, "settlement", damaged)
+    if not isinstance(settlement, dict):
+        settlement, damaged = {}, ["settlement"]
+    return SettlementRecord(row["game_id"], row["deal"], str(_column(row, "created_at") or ""), _column(row, "east"),
+                            str(_column(row, "rule_set") or "?"), str(_column(row, "rule_version") or "?"), settlement, bool(damaged))
+
+
+def _hand_record(row: sqlite3.Row) -> HandRecord:
+    damaged: list[str] = []
+
+    def load(name: str, kind: type) -> Any:
+        value = _decoded(row, name, damaged)
+        if value is not None and not isinstance(value, kind):
+            damaged.append(name)
+            return None
+        return value
+
+    record = HandRecord(
+        id=row["id"], game_id=row["game_id"], deal=row["deal"], player=str(_column(row, "player") or "?"),
+        created_at=str(_column(row, "created_at") or ""), photo_name=_column(row, "photo_name"),
+        photo_sha256=_column(row, "photo_sha256"), thumbnail=_column(row, "thumbnail"),
+        recognised=load("recognised", dict), corrections=load("corrections", list) or [], hand=load("hand", dict) or {},
+        notation=str(_column(row, "notation") or ""), arrangement=_column(row, "arrangement"),
+        rule_set=str(_column(row, "rule_set") or ""), rule_version=str(_column(row, "rule_version") or ""),
+        options=load("options", dict) or {}, score=load("score", dict), total=_column(row, "total"),
+    )
+    return replace(record, damaged=tuple(damaged)) if damaged else record

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import warnings
 from dataclasses import dataclass
 
 import cv2
@@ -62,13 +63,25 @@ def read_photo(data: bytes, name: str = "photo", *, max_mb: float = MAX_UPLOAD_M
         )
     if not any(data.startswith(sig) for sig in _SIGNATURES):
         raise PhotoError(f"{name} is not a photo: upload a JPEG or PNG picture of the hand")
-    image = _decode(data, name)
-    height, width = image.shape[:2]
+    width, height = _header_size(data)
     if max(height, width) > MAX_SIDE:
         raise PhotoError(f"{name} is {width}x{height} pixels; the limit is {MAX_SIDE} on the longer side: shrink it")
-    if min(height, width) < 32:
+    if 0 < min(height, width) < 32:
         raise PhotoError(f"{name} is only {width}x{height} pixels: too small to show any tile")
+    image = _decode(data, name)
     return Photo(name=name, data=data, image=image, sha256=photo_key(data))
+
+
+def _header_size(data: bytes) -> tuple[int, int]:
+    """(width, height) as the file's header gives them, read before any pixel is decoded; (0, 0) when
+    the header cannot be read (the decoder then says what is wrong)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                return im.size
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        return 0, 0
 
 
 def _decode(data: bytes, name: str) -> np.ndarray:

@@ -23,7 +23,7 @@ from typing import Any
 from scoring.errors import InvalidHandError, NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod, parse_wind
 from scoring.melds import Meld
-from scoring.tiles import ALL_CODES, Tile
+from scoring.tiles import ALL_CODES, Tile, check_notation_length
 
 #: Below this confidence a recognised tile is listed first for the player to check.
 LOW_CONFIDENCE = 0.80
@@ -188,9 +188,10 @@ def from_notation(
     prevailing_wind: str = "E",
     winner: bool = True,
 ) -> Review:
-    """A review of typed notation; the hand need not be complete yet (the page shows what is missing)."""
+    """A review of typed notation; the hand need not be complete yet (the page shows what is missing),
+    but a winning tile must be one of its tiles."""
     hand = Hand.parse(
-        text,
+        check_notation_length(text),
         winning_tile=winning or None,
         won_by=won_by if winner else None,
         seat_wind=seat_wind,
@@ -198,7 +199,10 @@ def from_notation(
         winner=winner,
         check=False,
     )
-    return from_hand(hand)
+    review = from_hand(hand)
+    if hand.winning_tile is not None and review.winning_tile is None:
+        raise NotationError(f"the winning tile {hand.winning_tile} is not in the hand {hand}: type it among the tiles, or fix the winning tile")
+    return review
 
 
 def from_detections(

@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from pungchow.argtypes import check_dataset_out, check_image_out, positive_int
 from scoring.errors import PungChowError
 
 
@@ -27,14 +28,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     gen = sub.add_parser("generate", help="render synthetic finished-hand photos with exact labels")
     gen.add_argument("out", type=Path, help="dataset folder to write (images/ and annotations.json)")
-    gen.add_argument("--count", type=int, default=2000, help="number of scenes (default 2000)")
+    gen.add_argument("--count", type=positive_int, default=2000, help="number of scenes (default 2000)")
     gen.add_argument("--seed", type=int, default=0, help="same seed, same bytes (default 0)")
     gen.add_argument("--styles", nargs="+", metavar="STYLE", help=f"tile styles to use (default all: {' '.join(STYLES)})")
     gen.add_argument("--exclude-styles", nargs="+", metavar="STYLE", default=[], help="styles to leave out (hold them out for evaluation)")
     gen.add_argument("--holdout-styles", action="store_true",
                      help=f"leave out the held-out styles ({' '.join(HOLDOUT_STYLES)}); render them with --styles ... --split test")
     gen.add_argument("--split", choices=["train", "val", "test"], help="put every image in this split (e.g. a held-out style test set)")
-    gen.add_argument("--workers", type=int, default=2, help="processes to render with (default 2)")
+    gen.add_argument("--workers", type=positive_int, default=2, help="processes to render with (default 2)")
     gen.add_argument("--mix-bodies", type=float, default=0.0, metavar="SHARE",
                      help="share of scenes (0-1) whose tiles get random back, face and ink colours (default 0)")
     gen.set_defaults(func=_generate)
@@ -42,13 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     leo = sub.add_parser("import-leo", help="import the leo-mahjong-v5 photos, un-stretched to 16:9 and split by scene")
     leo.add_argument("out", type=Path, help="dataset folder to write")
     leo.add_argument("--source", type=Path, default=None, help="the export folder (default ../shared/datasets/leo-mahjong-v5 beside the repository)")
-    leo.add_argument("--height", type=int, default=640, help="height of the restored images; width is 16/9 of it (default 640)")
+    leo.add_argument("--height", type=positive_int, default=640, help="height of the restored images; width is 16/9 of it (default 640)")
     leo.set_defaults(func=_import_leo)
 
     sheet = sub.add_parser("contact-sheet", help="write a PNG of sample images with their labels drawn on")
     sheet.add_argument("dataset", type=Path)
     sheet.add_argument("out", type=Path, help="PNG file to write")
-    sheet.add_argument("--count", type=int, default=16)
+    sheet.add_argument("--count", type=positive_int, default=16, help="images on the sheet (default 16)")
     sheet.add_argument("--seed", type=int, default=0)
     sheet.set_defaults(func=_contact_sheet)
 
@@ -65,12 +66,11 @@ def _generate(args: argparse.Namespace) -> int:
     from pungchow_data.faces import HOLDOUT_STYLES, resolve_styles
     from pungchow_data.generate import GenerateConfig, generate, summary
 
-    if args.count < 1:
-        raise PungChowError("--count must be at least 1")
-    exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
-    styles = tuple(s.name for s in resolve_styles(args.styles, exclude))
+    check_dataset_out(args.out)
     if not 0.0 <= args.mix_bodies <= 1.0:
         raise PungChowError(f"--mix-bodies must be a share between 0 and 1, not {args.mix_bodies}")
+    exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
+    styles = tuple(s.name for s in resolve_styles(args.styles, exclude))
     config = GenerateConfig(out=args.out, count=args.count, seed=args.seed, styles=styles, split=args.split,
                             workers=max(1, args.workers), mix_bodies=args.mix_bodies)
 
@@ -88,6 +88,7 @@ def _generate(args: argparse.Namespace) -> int:
 def _import_leo(args: argparse.Namespace) -> int:
     from pungchow_data.leo import LEO_DIR, import_leo
 
+    check_dataset_out(args.out)
     path, counts = import_leo(args.out, args.source or LEO_DIR, height=args.height)
     print(f"wrote {path}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0
@@ -96,6 +97,7 @@ def _import_leo(args: argparse.Namespace) -> int:
 def _contact_sheet(args: argparse.Namespace) -> int:
     from pungchow_data.contact import contact_sheet_of
 
+    check_image_out(args.out, force=True)
     out = contact_sheet_of(args.dataset, args.out, count=args.count, seed=args.seed)
     print(f"wrote {out}")
     return 0
@@ -128,6 +130,7 @@ def _styles(args: argparse.Namespace) -> int:
         name, out = args.sheet
         if name not in STYLES:
             raise PungChowError(f"unknown tile style {name!r}: use one of {', '.join(STYLES)}")
+        check_image_out(Path(out), force=True)
         face_sheet(name).save(out)
         print(f"wrote {out}")
         return 0

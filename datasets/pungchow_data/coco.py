@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoring.errors import PungChowError
+from scoring.jsonfile import JsonInputError, load_json_file
 from scoring.tiles import ALL_CODES
 
 if TYPE_CHECKING:
@@ -214,22 +215,37 @@ def load_dataset(root: str | Path) -> Dataset:
     """Read ``root/annotations.json`` into typed records (tiles attached to their images)."""
     root = Path(root)
     path = root / ANNOTATIONS_FILE
-    if not path.is_file():
+    try:
+        present = path.is_file()
+    except OSError:  # a name longer than the system allows, or a folder we may not look into
+        present = False
+    if not present:
         raise DatasetError(f"{root} is not a dataset: {path} is missing (make one with `pungchow data generate`)")
     try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise DatasetError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    names = [c["name"] for c in sorted(data.get("categories", []), key=lambda c: c["id"])]
-    if names and names != list(ALL_CODES):
-        raise DatasetError(f"{path} has categories {names[:5]}..., expected the {len(ALL_CODES)} codes of ALL_CODES in order")
-    images = [ImageRecord.from_dict(d) for d in data.get("images", [])]
-    by_id = {im.id: im for im in images}
-    for a in data.get("annotations", []):
-        label = TileLabel.from_dict(a)
-        if label.image_id not in by_id:
-            raise DatasetError(f"{path}: annotation {label.id} points at missing image {label.image_id}")
-        by_id[label.image_id].tiles.append(label)
+        data = load_json_file(path, "annotations")
+    except JsonInputError as exc:
+        raise DatasetError(f"{path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise DatasetError(f"{path} holds a {type(data).__name__}; a dataset's annotations are a COCO object with images, annotations and categories")
+    for key in ("images", "annotations", "categories", "licenses"):
+        if not isinstance(data.get(key, []), list):
+            raise DatasetError(f"{path}: {key} is a {type(data[key]).__name__}, not a list; re-make the dataset with `pungchow data generate`")
+    if not isinstance(data.get("info", {}), dict):
+        raise DatasetError(f"{path}: info is not an object; re-make the dataset with `pungchow data generate`")
+    try:
+        names = [c["name"] for c in sorted(data.get("categories", []), key=lambda c: c["id"])]
+        if names and names != list(ALL_CODES):
+            raise DatasetError(f"{path} has categories {names[:5]}..., expected the {len(ALL_CODES)} codes of ALL_CODES in order")
+        images = [ImageRecord.from_dict(d) for d in data.get("images", [])]
+        by_id = {im.id: im for im in images}
+        for a in data.get("annotations", []):
+            label = TileLabel.from_dict(a)
+            if label.image_id not in by_id:
+                raise DatasetError(f"{path}: annotation {label.id} points at missing image {label.image_id}")
+            by_id[label.image_id].tiles.append(label)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DatasetError(f"{path}: an image, annotation or category is malformed ({type(exc).__name__}: {exc}); "
+                           "re-make the dataset with `pungchow data generate`") from None
     return Dataset(root=root, images=images, info=dict(data.get("info", {})), licenses=list(data.get("licenses", [])))
 
 

@@ -6,18 +6,22 @@ import argparse
 import json
 from pathlib import Path
 
-from scoring.cli import read_user_file
+from scoring.jsonfile import load_json_file
 from scoring.settle.books import settle
 from scoring.settle.model import SettlementError
 from scoring.settle.render import render
-from scoring.settle.tablefile import load_table
+from scoring.settle.tablefile import table_from_dict
 
 
 def _settle(args: argparse.Namespace) -> int:
     path = Path(args.table)
-    if not path.is_file():
+    try:
+        missing = not path.exists() or path.is_dir()
+    except OSError:  # a name longer than the system allows, or a folder we may not look into
+        missing = True
+    if missing:
         raise SettlementError(f"no table file at {args.table}: give the path of a table JSON file (scoring/schema/table.v1.json)")
-    settlement = settle(load_table(read_user_file(path, "table")))
+    settlement = settle(table_from_dict(load_json_file(path, "table")))
     if args.json:
         print(json.dumps(settlement.to_dict(), indent=2))
     else:

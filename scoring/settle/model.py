@@ -139,9 +139,12 @@ class Table:
         return next((p for p in self.players if p.winner), None)
 
     def player(self, key: str) -> Player:
-        """A player by name or by seat letter (E, S, W, N)."""
+        """A player by name, else by seat letter (E, S, W, N): a player named "E" sitting South is found by his name."""
         for p in self.players:
-            if p.name == key or (p.seat is not None and p.seat == key.strip().upper()):
+            if p.name == key:
+                return p
+        for p in self.players:
+            if p.seat is not None and p.seat == key.strip().upper():
                 return p
         raise SettlementError(f"no player {key!r} at this table; players: {', '.join(p.name for p in self.players)}")
 

@@ -7,11 +7,13 @@ A player's score is given either as a number (as the book layouts print it) or a
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from scoring.errors import PungChowError
 from scoring.hand import Hand, hand_schema
+from scoring.jsonfile import JsonInputError, load_json
 from scoring.rulesets.chinese_classical import BOOK_LIMIT as CHINESE_LIMIT
 from scoring.rulesets.foster_1924 import BOOK_LIMIT as FOSTER_LIMIT
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
@@ -69,7 +71,11 @@ def _scoring_options(data: dict[str, Any], rule_set: Any) -> dict[str, Any]:
     options = dict(data.get("options", {}))
     known = {o.name for o in rule_set.options}
     if "limit" in data and "limit" in known:
-        options["limit"] = "none" if data["limit"] is None else data["limit"]
+        options["limit"] = "none" if data["limit"] is None else _whole_limit(data, "limit")
+    try:
+        rule_set.resolve_options(options)
+    except PungChowError as exc:
+        raise SettlementError(f"the table's options: {exc}") from None
     return options
 
 
@@ -90,9 +96,19 @@ def _score_hand(name: str, seat: str, raw: dict[str, Any], winner: bool, rules: 
     return result.total, result
 
 
+def _whole_limit(data: dict[str, Any], key: str) -> int | None:
+    """A table's limit is a whole number of at least 1, or null; never true, 10.5 or NaN."""
+    value = data[key]
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value != int(value) or value < 1:
+        raise SettlementError(f"the table's {key} must be a whole number of at least 1, or null for none; not {value!r}")
+    return int(value)
+
+
 def _limit(data: dict[str, Any], book: Book, rule_set: Any, options: dict[str, Any]) -> int | None:
     if "limit" in data:
-        return data["limit"]
+        return _whole_limit(data, "limit")
     if rule_set is not None:
         value = rule_set.resolve_options(options).get("limit")
         return None if value is None else int(value)
@@ -102,7 +118,7 @@ def _limit(data: dict[str, Any], book: Book, rule_set: Any, options: dict[str, A
 def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) -> int | None:
     """The table's East limit, else the rule set's, unless the table set its own limit (then double it)."""
     if "east_limit" in data:
-        return data["east_limit"]
+        return _whole_limit(data, "east_limit")
     if "limit" in data and "east_limit" not in options:
         return None
     if rule_set is not None:
@@ -111,6 +127,19 @@ def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) ->
             if resolved.get(name) is not None:
                 return int(resolved[name])
     return None
+
+
+def _check_hands_agree(hands: list[Hand]) -> None:
+    """The hands of one deal come from one set of tiles, in one round: four of a tile, one of a flower, one prevailing wind."""
+    winds = sorted({h.prevailing_wind for h in hands})
+    if len(winds) > 1:
+        raise SettlementError(f"the hands disagree on the prevailing wind ({', '.join(winds)}): one deal has one prevailing wind")
+    counts = Counter(t for h in hands for t in h.tiles if not t.is_face_down)
+    over = [f"{n} of {t}" for t, n in sorted(counts.items()) if n > 4]
+    over += [f"{n} of {t}" for t, n in sorted(Counter(t for h in hands for t in h.bonus).items()) if n > 1]
+    if over:
+        raise SettlementError(f"the hands together hold {', '.join(over)}, more than one set has (four of each tile, one of each "
+                              "flower and season): check each hand's tiles")
 
 
 def table_from_dict(data: Any) -> Table:
@@ -145,6 +174,7 @@ def table_from_dict(data: Any) -> Table:
         else:
             raise SettlementError(f"{name} ({SEAT_NAMES[seat]}): give the hand or the score")
         players.append(Player(name, seat, score, winner, bool(raw.get("dead", False)), detail))
+    _check_hands_agree([p.detail.hand for p in players if p.detail is not None])
     incident = None
     if "incident" in data:
         raw = data["incident"]
@@ -166,7 +196,7 @@ def table_from_dict(data: Any) -> Table:
 def load_table(text: str) -> Table:
     """A table from JSON text; a file that is not JSON is one clear error."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SettlementError(f"the table file is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        data = load_json(text, "table")
+    except JsonInputError as exc:
+        raise SettlementError(str(exc)) from None
     return table_from_dict(data)

@@ -279,7 +279,7 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
             photo = st.session_state[state.PHOTO]
             rs = get_rule_set(rules)
             hand_id = store.save_hand(
-                game_id, deal=store.next_deal(game_id), player=player, hand=hand.to_dict(), notation=str(hand),
+                game_id, player=player, hand=hand.to_dict(), notation=str(hand),
                 rule_set=rules, rule_version=rs.version, options=dict(result.best.options), score=result.to_dict(),
                 corrections=rv.corrections_as_dicts(review), recognised=review.recognised,
                 photo_name=photo.name if photo else None, photo_sha256=photo.sha256 if photo else None,

@@ -8,9 +8,10 @@ import streamlit as st
 
 from scoring.hand import Hand
 from webapp import state
-from webapp.history import HandRecord
+from webapp.history import HandRecord, HistoryError
 from webapp.review import Correction, from_hand
 from webapp.table import net_rows, payment_lines, payment_rows
+from webapp.text import markdown_rows, markdown_text
 from webapp.widgets import history, user_errors
 
 
@@ -21,11 +22,13 @@ def new_game_form() -> None:
         if st.form_submit_button("Start the game", key="w_new_game"):
             game = history().new_game(title, names)
             st.session_state[state.GAME_ID] = game.id
-            st.success(f"Game {game.id} started: {game.title}")
+            st.success(f"Game {game.id} started: {markdown_text(game.title)}")
 
 
 def load_into_review(record: HandRecord) -> None:
     """Put a kept hand back on the *Score a hand* page, with the corrections it was saved with."""
+    if record.damaged:
+        raise HistoryError(f"hand {record.id} is damaged in the history file ({', '.join(record.damaged)} unreadable): it cannot be loaded")
     review = from_hand(Hand.from_dict(record.hand, check=False))
     corrections = tuple(Correction(c.get("action", "?"), {k: v for k, v in c.items() if k != "action"}) for c in record.corrections)
     st.session_state[state.REVIEW] = replace(review, corrections=corrections, recognised=record.recognised)
@@ -38,6 +41,14 @@ def load_into_review(record: HandRecord) -> None:
         st.session_state[state.RULE_OPTIONS][record.rule_set] = dict(record.options)
 
 
+def _line_value(line: dict) -> object:
+    """A score line's points, or its doubles shown as the factor they multiply by."""
+    doubles = line.get("doubles")
+    if isinstance(doubles, int) and 0 < doubles < 64:
+        return f"x{2 ** doubles}"
+    return line.get("points")
+
+
 def show_record(record: HandRecord) -> None:
     cols = st.columns([1, 2])
     if record.thumbnail:
@@ -45,12 +56,16 @@ def show_record(record: HandRecord) -> None:
     else:
         cols[0].caption("typed hand: no photo")
     with cols[1]:
-        st.markdown(f"**{record.player}**, deal {record.deal}: `{record.notation}`")
-        st.markdown(f"Rule set **{record.rule_set}** version {record.rule_version}, options `{record.options}`")
+        if record.damaged:
+            st.warning(f"This record is damaged: {', '.join(record.damaged)} could not be read from the history file.")
+        st.markdown(f"**{markdown_text(record.player)}**, deal {record.deal}: {markdown_text(record.notation)}")
+        st.markdown(f"Rule set **{markdown_text(record.rule_set)}** version {markdown_text(record.rule_version)}, "
+                    f"options {markdown_text(record.options)}")
         if record.score:
-            st.markdown(f"Arrangement `{record.score.get('arrangement')}`: **{record.score.get('total')}**")
-            st.table([{"value": line.get("points") if not line.get("doubles") else f"x{2 ** line['doubles']}",
-                       "for": line.get("description"), "citation": line.get("citation")} for line in record.score.get("lines", [])])
+            st.markdown(f"Arrangement {markdown_text(record.score.get('arrangement'))}: **{markdown_text(record.score.get('total'))}**")
+            lines = [line for line in record.score.get("lines") or [] if isinstance(line, dict)]
+            st.table(markdown_rows([{"value": _line_value(line), "for": line.get("description"), "citation": line.get("citation")}
+                                    for line in lines]))
         st.markdown(f"Corrections after reading: {len(record.corrections)}")
         if record.corrections:
             st.json(record.corrections, expanded=False)
@@ -65,7 +80,9 @@ def show_record(record: HandRecord) -> None:
 st.title("History")
 with user_errors():
     store = history()
-    st.caption(f"History file: `{store.path}`")
+    st.caption(f"History file: {markdown_text(store.path)}")
+    if store.read_only:
+        st.warning(store.read_only)
     games = store.games()
     with st.expander("Start a new game", expanded=not games):
         new_game_form()
@@ -87,15 +104,20 @@ with user_errors():
                             mime="text/csv", key="w_export_csv")
     st.subheader(f"Hands ({len(hands)})")
     if hands:
-        st.table([{"hand": h.id, "deal": h.deal, "player": h.player, "tiles": h.notation, "rule set": f"{h.rule_set} v{h.rule_version}",
-                   "score": h.total, "corrections": len(h.corrections), "photo": (h.photo_sha256 or "")[:12]} for h in hands])
+        st.table(markdown_rows([{"hand": h.id, "deal": h.deal, "player": h.player, "tiles": h.notation, "rule set": f"{h.rule_set} v{h.rule_version}",
+                   "score": h.total, "corrections": len(h.corrections), "photo": (h.photo_sha256 or "")[:12]} for h in hands]))
         picked = st.selectbox("Open a hand", [h.id for h in hands], key="w_history_hand",
                               format_func=lambda i: next(f"hand {h.id}: {h.player}, deal {h.deal}, {h.total}" for h in hands if h.id == i))
         show_record(next(h for h in hands if h.id == picked))
     if settlements:
         st.subheader("Settlements")
         for s in settlements:
-            with st.expander(f"Deal {s.deal} ({s.rule_set} v{s.rule_version}), East: {s.east or '?'}"):
-                st.table(payment_rows(s.settlement))
-                st.table(net_rows(s.settlement))
-                st.table(payment_lines(s.settlement))
+            with st.expander(markdown_text(f"Deal {s.deal} ({s.rule_set} v{s.rule_version}), East: {s.east or '?'}")):
+                try:
+                    tables = [payment_rows(s.settlement), net_rows(s.settlement), payment_lines(s.settlement)]
+                except (KeyError, TypeError, AttributeError, ValueError):
+                    tables = []
+                if s.damaged or not tables:
+                    st.warning("This settlement is damaged: it could not be read from the history file.")
+                for rows in tables:
+                    st.table(markdown_rows(rows))

@@ -11,6 +11,7 @@ from scoring.errors import PungChowError
 from scoring.tiles import WINDS
 from webapp import state
 from webapp import table as tb
+from webapp.history import HandToKeep
 from webapp.photos import MAX_UPLOAD_MB, read_photo, thumbnail_jpeg
 from webapp.recognition import read_tiles
 from webapp.review import to_hand
@@ -132,14 +133,12 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
             if game_id is None:
                 game_id = store.new_game(title, table.players).id
             st.session_state[state.GAME_ID] = game_id
-            deal = store.next_deal(game_id)
             version = get_rule_set(rules).version
-            for i, (player, result) in enumerate(results.items()):
-                store.save_hand(game_id, deal=deal, player=player, hand=result.hand.to_dict(), notation=str(result.hand),
-                                rule_set=rules, rule_version=version, options=dict(result.best.options), score=result.to_dict(),
+            hands = [HandToKeep(player, result.hand.to_dict(), str(result.hand), rules, version, dict(result.best.options), result.to_dict(),
                                 photo_sha256=table.seats[i].photo_sha256, thumbnail=table.seats[i].thumbnail)
-            store.save_settlement(game_id, deal=deal, settlement=settlement, rule_set=rules, rule_version=version,
-                                  east=table.players[table.east])
+                     for i, (player, result) in enumerate(results.items())]
+            deal = store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
+                                   east=table.players[table.east])
             st.success(f"Saved deal {deal} of game {game_id}.")
 
 

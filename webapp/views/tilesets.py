@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
 from scoring.errors import PungChowError
+from scoring.jsonfile import JsonInputError, load_json
 from webapp.drawing import tile_row
 from webapp.photos import MAX_UPLOAD_MB, read_photo
 from webapp.recognition import add_tileset, default_layout, known_tilesets
@@ -15,9 +14,9 @@ from webapp.widgets import user_errors
 
 def layout_from_upload(upload: object) -> list[list[str]]:
     try:
-        data = json.loads(upload.getvalue())  # type: ignore[attr-defined]
-    except (ValueError, UnicodeDecodeError):
-        raise PungChowError('the layout file is not JSON: write {"rows": [["1D", "2D"], ["EW"]]}') from None
+        data = load_json(upload.getvalue(), "layout")  # type: ignore[attr-defined]
+    except JsonInputError as exc:
+        raise PungChowError(f'{exc}; write {{"rows": [["1D", "2D"], ["EW"]]}}') from None
     rows = data.get("rows") if isinstance(data, dict) else data
     if not isinstance(rows, list) or not all(isinstance(r, list) and r for r in rows):
         raise PungChowError('the layout file needs "rows": a list of non-empty lists of tile codes')

@@ -1,0 +1,34 @@
+"""Text a player typed, made safe to show in Streamlit's markdown (titles, names, notation)."""
+
+from __future__ import annotations
+
+import re
+
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def markdown_text(text: object) -> str:
+    """``text`` shown as itself: every ASCII punctuation mark backslash-escaped, so a name like
+    ``Ann![p](http://x/p.png)`` is never an image, a link, a colour directive or an emoji, and a
+    new line never starts a heading.
+
+    >>> markdown_text("Ann![p](http://x)")
+    'Ann\\\\!\\\\[p\\\\]\\\\(http\\\\:\\\\/\\\\/x\\\\)'
+    """
+    return _PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: text starting with = + - @ (or a tab or return) gets a leading '.
+
+    >>> spreadsheet_cell("=HYPERLINK(1)"), spreadsheet_cell(-22), spreadsheet_cell("Ann")
+    ("'=HYPERLINK(1)", -22, 'Ann')
+    """
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def markdown_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Rows for ``st.table`` (which renders its cells as markdown) with every text cell escaped; numbers kept."""
+    return [{markdown_text(key): markdown_text(value) if isinstance(value, str) else value for key, value in row.items()} for row in rows]
