@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from webapp.history import default_db_path
-from webapp.photos import MAX_UPLOAD_MB
+from webapp.photos import SERVER_UPLOAD_MB
 
 APP_PATH = Path(__file__).with_name("app.py")
 
@@ -26,7 +26,7 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
         "--server.port", str(args.port),
         "--server.address", args.address,
         "--server.headless", "true" if args.headless else "false",
-        "--server.maxUploadSize", str(MAX_UPLOAD_MB),
+        "--server.maxUploadSize", str(SERVER_UPLOAD_MB),
         "--browser.gatherUsageStats", "false",
         "--client.showErrorDetails", "none",
         "--client.toolbarMode", "minimal",

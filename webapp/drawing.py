@@ -59,8 +59,14 @@ def box_colour(tile: ReviewTile) -> tuple[int, int, int]:
     return UNSURE if tile.confidence >= LOW_CONFIDENCE / 2 else DOUBTFUL
 
 
-def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int | None = None) -> np.ndarray:
-    """The photo (RGB) with each tile's box, code and confidence; the chosen tile stands out."""
+LEGEND = (("sure", SURE), ("unsure", UNSURE), ("doubtful", DOUBTFUL), ("checked by you", TYPED), ("not in the hand", (140, 140, 140)))
+
+
+def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int | None = None, *, legend: bool = True) -> np.ndarray:
+    """The photo (RGB) with each box numbered as on the page, its code and confidence, and a legend of the colours.
+
+    The one drawing of boxes: the page's dispute record and ``pungchow recognize --overlay`` both use it.
+    """
     img = Image.fromarray(np.ascontiguousarray(image))
     scale = max(1, min(3, round(DRAW_LONG_SIDE / max(img.size))))
     if scale > 1:
@@ -70,19 +76,49 @@ def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int 
     tiles = [replace(t, box=tuple(v * scale for v in t.box)) for t in tiles if t.box is not None]  # type: ignore[misc]
     widths = sorted(t.box[2] - t.box[0] for t in tiles if t.box is not None)
     tile_width = widths[len(widths) // 2] if widths else max(img.size) / 20
-    line = max(1, round(tile_width / 30))
-    font = _font(max(9, round(tile_width / 3.2)), cjk=False)
+    line = max(2, round(tile_width / 25))
+    font = _font(max(16, round(tile_width / 2.4)), cjk=False)
     for tile in sorted(tiles, key=lambda t: t.id == chosen):
         assert tile.box is not None
         x0, y0, x1, y1 = tile.box
-        colour = CHOSEN if tile.id == chosen else box_colour(tile)
-        draw.rectangle((x0, y0, x1, y1), outline=colour, width=line * (3 if tile.id == chosen else 1))
-        text = tile.code if tile.confidence is None else f"{tile.code} {tile.confidence:.0%}"
-        left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-        label_y = max(0, y0 - (bottom - top) - 2 * line)
-        draw.rectangle((x0, label_y, x0 + (right - left) + 2 * line, label_y + (bottom - top) + 2 * line), fill=colour)
-        draw.text((x0 + line - left, label_y + line - top), text, fill=(255, 255, 255), font=font)
-    return np.asarray(img)
+        colour = CHOSEN if tile.id == chosen else box_colour(tile) if tile.in_hand else (140, 140, 140)
+        draw.rectangle((x0, y0, x1, y1), outline=colour, width=line * (2 if tile.id == chosen else 1))
+        sure = "" if tile.confidence is None else f" {tile.confidence:.0%}"
+        for n, text in enumerate((f"#{tile.id}", f"{tile.code}{sure}")):
+            left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+            text_h = bottom - top + 2 * line
+            label_y = y0 - text_h * (2 - n) if y0 >= 2 * text_h else y1 + text_h * n
+            draw.rectangle((x0, label_y, x0 + (right - left) + 2 * line, label_y + text_h), fill=colour)
+            draw.text((x0 + line - left, label_y + line - top), text, fill=(255, 255, 255), font=font)
+    return np.asarray(_with_legend(img, font, line) if legend else img)
+
+
+def _with_legend(img: Image.Image, font: ImageFont.ImageFont, pad: int) -> Image.Image:
+    """A strip under the photo saying what each colour means."""
+    draw = ImageDraw.Draw(img)
+    entries = [(f"{name}" + (f" (≥{LOW_CONFIDENCE:.0%})" if colour == SURE else ""), colour) for name, colour in LEGEND]
+    height = draw.textbbox((0, 0), "Ag", font=font)[3] + 4 * pad
+    strip = Image.new("RGB", (img.size[0], img.size[1] + height), (255, 255, 255))
+    strip.paste(img, (0, 0))
+    draw = ImageDraw.Draw(strip)
+    x = pad * 2
+    for name, colour in entries:
+        draw.rectangle((x, img.size[1] + pad, x + height - 2 * pad, img.size[1] + height - pad), fill=colour)
+        x += height
+        draw.text((x, img.size[1] + 2 * pad), name, fill=(20, 20, 20), font=font)
+        x += round(draw.textlength(name, font=font)) + 3 * pad
+    return strip
+
+
+def tile_crop(image: np.ndarray, box: tuple[int, int, int, int], height: int = 96) -> Image.Image:
+    """The photographed tile with a little of the table round it, at a height the fix panel shows."""
+    x0, y0, x1, y1 = box
+    margin = max(2, (x1 - x0) // 8)
+    h, w = image.shape[:2]
+    crop = Image.fromarray(np.ascontiguousarray(image[max(0, y0 - margin) : min(h, y1 + margin), max(0, x0 - margin) : min(w, x1 + margin)]))
+    if crop.size[0] < 1 or crop.size[1] < 1:
+        return Image.new("RGB", (TILE_W, TILE_H), (255, 255, 255))
+    return crop.resize((max(1, round(crop.size[0] * height / crop.size[1])), height), Image.LANCZOS)
 
 
 def _plain_face(code: str) -> Image.Image:

@@ -9,9 +9,9 @@ import streamlit as st
 from scoring.hand import Hand
 from webapp import state
 from webapp.history import HandRecord
-from webapp.review import Correction, from_hand
+from webapp.review import Correction, correction_text, from_hand
 from webapp.table import net_rows, payment_lines, payment_rows
-from webapp.widgets import history, user_errors
+from webapp.widgets import history, text_table, user_errors
 
 
 def new_game_form() -> None:
@@ -49,11 +49,11 @@ def show_record(record: HandRecord) -> None:
         st.markdown(f"Rule set **{record.rule_set}** version {record.rule_version}, options `{record.options}`")
         if record.score:
             st.markdown(f"Arrangement `{record.score.get('arrangement')}`: **{record.score.get('total')}**")
-            st.table([{"value": line.get("points") if not line.get("doubles") else f"x{2 ** line['doubles']}",
-                       "for": line.get("description"), "citation": line.get("citation")} for line in record.score.get("lines", [])])
+            st.table(text_table([{"value": line.get("points") if not line.get("doubles") else f"x{2 ** line['doubles']}",
+                                  "for": line.get("description"), "citation": line.get("citation")} for line in record.score.get("lines", [])]))
         st.markdown(f"Corrections after reading: {len(record.corrections)}")
         if record.corrections:
-            st.json(record.corrections, expanded=False)
+            st.markdown("\n".join(f"{n}. {correction_text(c)}" for n, c in enumerate(record.corrections, 1)))
         if record.recognised:
             with st.expander("What the reader saw"):
                 st.json(record.recognised, expanded=False)
@@ -87,8 +87,10 @@ with user_errors():
                             mime="text/csv", key="w_export_csv")
     st.subheader(f"Hands ({len(hands)})")
     if hands:
-        st.table([{"hand": h.id, "deal": h.deal, "player": h.player, "tiles": h.notation, "rule set": f"{h.rule_set} v{h.rule_version}",
-                   "score": h.total, "corrections": len(h.corrections), "photo": (h.photo_sha256 or "")[:12]} for h in hands])
+        # A frame scrolls inside itself: the table fits a phone's width instead of running off it.
+        st.dataframe(text_table([{"hand": h.id, "deal": h.deal, "player": h.player, "tiles": h.notation,
+                                  "rule set": f"{h.rule_set} v{h.rule_version}", "score": h.total, "corrections": len(h.corrections),
+                                  "photo": (h.photo_sha256 or "")[:12]} for h in hands]), hide_index=True, width="stretch")
         picked = st.selectbox("Open a hand", [h.id for h in hands], key="w_history_hand",
                               format_func=lambda i: next(f"hand {h.id}: {h.player}, deal {h.deal}, {h.total}" for h in hands if h.id == i))
         show_record(next(h for h in hands if h.id == picked))
@@ -96,6 +98,6 @@ with user_errors():
         st.subheader("Settlements")
         for s in settlements:
             with st.expander(f"Deal {s.deal} ({s.rule_set} v{s.rule_version}), East: {s.east or '?'}"):
-                st.table(payment_rows(s.settlement))
-                st.table(net_rows(s.settlement))
-                st.table(payment_lines(s.settlement))
+                st.table(text_table(payment_rows(s.settlement)))
+                st.table(text_table(net_rows(s.settlement)))
+                st.table(text_table(payment_lines(s.settlement)))
