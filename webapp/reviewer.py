@@ -45,6 +45,7 @@ PAGE_CSS = """
 <style>
 [class*="st-key-photo-"] svg.marks { width: 100% !important; height: auto !important; max-width: 720px; }
 [class*="st-key-photo-"] .vega-embed { width: 100% !important; }
+[class*="st-key-palette-"] { max-width: 34rem; }
 [class*="st-key-palette-"] [data-testid="stHorizontalBlock"] { flex-wrap: nowrap !important; gap: 0.2rem !important; }
 [class*="st-key-palette-"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; flex: 1 1 0 !important; }
 [class*="st-key-palette-"] button { padding: 0.1rem 0.1rem !important; min-height: 2.2rem; width: 100%; }
@@ -268,8 +269,8 @@ def fix_panel(slot: Slot, review: rv.Review, photo: Photo | None) -> None:
     picked = st.selectbox("Tile to fix", ids, key=key, format_func=lambda i: review.tile(i).label,
                           placeholder="tap a tile on the photo, or pick it here")
     st.session_state[slot.picked] = picked
-    said(slot)
     if picked is None:
+        said(slot)
         return
     tile = review.tile(picked)
     cols = st.columns([1, 1, 4])
@@ -304,6 +305,7 @@ def fix_panel(slot: Slot, review: rv.Review, photo: Photo | None) -> None:
                                         format_func=review.group_label)
         move_cols[1].button("Move", key=slot.key("move"), on_click=edit, args=(slot, rv.move_tile, picked, target))
     st.markdown(f"**Tap the right face for #{tile.id}**")
+    said(slot)
     palette(slot, "face", lambda code: (fix_and_advance, slot, rv.replace_tile, picked, code))
 
 
