@@ -50,7 +50,10 @@ PAGE_CSS = """
 [class*="st-key-palette-"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; flex: 1 1 0 !important; }
 [class*="st-key-palette-"] button { padding: 0.1rem 0.1rem !important; min-height: 2.2rem; width: 100%; }
 [class*="st-key-palette-"] [data-testid="stImage"] img { max-width: 100%; height: auto; }
+[class*="st-key-tilefix-"] [data-testid="stHorizontalBlock"] { flex-wrap: nowrap !important; gap: 0.5rem !important; }
+[class*="st-key-tilefix-"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; }
 [class*="st-key-check-"] [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; }
+[class*="st-key-tilefix-"] img { max-height: 6rem; width: auto !important; }
 [class*="st-key-check-"] [data-testid="stColumn"] { min-width: 5.5rem !important; flex: 0 0 auto !important; width: auto !important; }
 </style>
 """
@@ -158,12 +161,27 @@ def box_rows(review: rv.Review, picked: int | None) -> list[dict[str, Any]]:
     return rows
 
 
+def view_window(rows: list[dict[str, Any]], width: int, height: int) -> tuple[float, float, float, float]:
+    """The part of the photo the tiles lie in, with a margin (and room above for the numbers): on a
+    phone the tiles, not the table round them, fill the screen."""
+    if not rows:
+        return 0.0, 0.0, float(width), float(height)
+    tile_w = sorted(r["x1"] - r["x0"] for r in rows)[len(rows) // 2]
+    tile_h = sorted(r["y1"] - r["y0"] for r in rows)[len(rows) // 2]
+    x0 = max(0.0, min(r["x0"] for r in rows) - 0.6 * tile_w)
+    x1 = min(float(width), max(r["x1"] for r in rows) + 0.6 * tile_w)
+    y0 = max(0.0, min(r["y0"] for r in rows) - 0.9 * tile_h)
+    y1 = min(float(height), max(r["y1"] for r in rows) + 0.4 * tile_h)
+    return x0, y0, x1, y1
+
+
 def photo_chart(url: str, width: int, height: int, rows: list[dict[str, Any]]) -> alt.LayerChart:
     """The photo as an image layer under one clickable box per tile, each numbered above its top edge."""
-    xs = alt.Scale(domain=[0, width], nice=False, zero=False)
-    ys = alt.Scale(domain=[height, 0], nice=False, zero=False)
+    left, top, right, bottom = view_window(rows, width, height)
+    xs = alt.Scale(domain=[left, right], nice=False, zero=False)
+    ys = alt.Scale(domain=[bottom, top], nice=False, zero=False)
     photo = alt.Chart(alt.Data(values=[{"url": url, "x": 0, "y": 0, "x2": width, "y2": height}])).mark_image(
-        align="left", baseline="top", aspect=False
+        align="left", baseline="top", aspect=False, clip=True
     ).encode(x=alt.X("x:Q", scale=xs, axis=None), y=alt.Y("y:Q", scale=ys, axis=None), x2="x2:Q", y2="y2:Q", url="url:N")
     boxes = alt.Data(values=rows)
     tap = alt.selection_point(name="tile", fields=["id"], on="click", clear=False, empty=False)
@@ -173,13 +191,14 @@ def photo_chart(url: str, width: int, height: int, rows: list[dict[str, Any]]) -
         strokeDash=alt.condition("datum.dash == 1", alt.value([6, 4]), alt.value([1, 0])),
         tooltip=alt.Tooltip("label:N"), description=alt.Description("label:N"),
     ).add_params(tap)
-    size = max(15, min(26, round(CHART_WIDTH / max(8, len(rows) or 1) / 2.4)))
-    backing = alt.Chart(boxes).mark_text(baseline="bottom", align="left", dx=1, dy=-3, fontSize=size, fontWeight="bold",
-                                         stroke="white", strokeWidth=4, strokeJoin="round").encode(
+    tile_w = sorted(r["x1"] - r["x0"] for r in rows)[len(rows) // 2] if rows else (right - left) / 10
+    size = max(14, min(30, round(0.42 * tile_w * CHART_WIDTH / (right - left))))
+    text = {"baseline": "bottom", "align": "left", "dx": 0, "dy": -2, "fontSize": size, "fontWeight": "bold"}
+    backing = alt.Chart(boxes).mark_text(**text, stroke="white", strokeWidth=4, strokeJoin="round").encode(
         x=alt.X("x0:Q", scale=xs), y=alt.Y("y0:Q", scale=ys), text="number:N")
-    numbers = alt.Chart(boxes).mark_text(baseline="bottom", align="left", dx=1, dy=-3, fontSize=size, fontWeight="bold").encode(
+    numbers = alt.Chart(boxes).mark_text(**text).encode(
         x=alt.X("x0:Q", scale=xs), y=alt.Y("y0:Q", scale=ys), text="number:N", color=alt.Color("colour:N", scale=None))
-    chart_height = round(CHART_WIDTH * height / width)
+    chart_height = round(CHART_WIDTH * (bottom - top) / (right - left))
     return (photo + rects + backing + numbers).properties(width=CHART_WIDTH, height=chart_height, padding=0) \
         .configure_view(strokeWidth=0).configure(background="transparent")
 
@@ -273,40 +292,44 @@ def fix_panel(slot: Slot, review: rv.Review, photo: Photo | None) -> None:
         said(slot)
         return
     tile = review.tile(picked)
-    cols = st.columns([1, 1, 4])
-    if photo is not None and tile.box is not None:
-        cols[0].image(tile_crop(photo.image, tile.box), caption=f"#{tile.id} in the photo")
-    cols[1].image(tile_face(tile.code), caption=f"read as {tile.code}")
-    with cols[2]:
-        if tile.alternatives:
-            guesses = [(c, p) for c, p in tile.alternatives if c != tile.code]
-            if guesses:
-                st.caption("The reader's other guesses")
-                for col, (code, p) in zip(st.columns(len(guesses)), guesses):
-                    col.button(f"{code} ({p:.0%})", key=slot.key("alt", picked, code), on_click=fix_and_advance,
-                               args=(slot, rv.replace_tile, picked, code))
-        actions = st.columns(2)
-        actions[0].button("It is right", key=slot.key("confirm"), on_click=fix_and_advance, args=(slot, rv.confirm_tile, picked),
-                          disabled=tile.confidence is None or not tile.in_hand)
-        actions[1].button("Winning tile", key=slot.key("win"), on_click=edit, args=(slot, rv.set_winning_tile, picked),
-                          help="This tile completed the hand", disabled=not tile.in_hand or review.winning_tile == picked)
-        actions = st.columns(2)
-        if tile.in_hand:
-            actions[0].button("Not in this hand", key=slot.key("aside"), on_click=edit, args=(slot, rv.set_in_hand, picked, False),
-                              help="Another player's tile, or not a tile of the game")
-        else:
-            actions[0].button("Count it in this hand", key=slot.key("into"), on_click=edit, args=(slot, rv.set_in_hand, picked, True),
-                              type="primary")
-        actions[1].button("Delete this tile", key=slot.key("delete"), on_click=edit, args=(slot, rv.delete_tile, picked))
+    with st.container(key=f"tilefix-{slot.prefix}"):
+        cols = st.columns([1, 1, 3])
+        if photo is not None and tile.box is not None:
+            cols[0].image(tile_crop(photo.image, tile.box), caption=f"#{tile.id} in the photo")
+        cols[1].image(tile_face(tile.code), caption=f"read as {tile.code}")
+    tile_actions(slot, review, tile)
     if tile.in_hand and review.groups:
         targets: list[int | None] = [None] + [g.id for g in review.groups]
-        move_cols = st.columns([3, 1])
+        move_cols = st.columns([3, 1], vertical_alignment="bottom")
         target = move_cols[0].selectbox("Move it to", targets, index=targets.index(tile.group), key=slot.key("move_to", picked),
                                         format_func=review.group_label)
         move_cols[1].button("Move", key=slot.key("move"), on_click=edit, args=(slot, rv.move_tile, picked, target))
     st.markdown(f"**Tap the right face for #{tile.id}**")
     said(slot)
     palette(slot, "face", lambda code: (fix_and_advance, slot, rv.replace_tile, picked, code))
+
+
+def tile_actions(slot: Slot, review: rv.Review, tile: rv.ReviewTile) -> None:
+    """What can be done with the picked tile: the reader's other guesses, confirm, winning, set aside, delete."""
+    picked = tile.id
+    guesses = [(c, p) for c, p in tile.alternatives if c != tile.code]
+    if guesses:
+        st.caption("The reader's other guesses")
+        for col, (code, p) in zip(st.columns(len(guesses)), guesses):
+            col.button(f"{code} ({p:.0%})", key=slot.key("alt", picked, code), on_click=fix_and_advance,
+                       args=(slot, rv.replace_tile, picked, code))
+    actions = st.columns(4)
+    actions[0].button("It is right", key=slot.key("confirm"), on_click=fix_and_advance, args=(slot, rv.confirm_tile, picked),
+                      disabled=tile.confidence is None or not tile.in_hand)
+    actions[1].button("Winning tile", key=slot.key("win"), on_click=edit, args=(slot, rv.set_winning_tile, picked),
+                      help="This tile completed the hand", disabled=not tile.in_hand or review.winning_tile == picked)
+    if tile.in_hand:
+        actions[2].button("Not in this hand", key=slot.key("aside"), on_click=edit, args=(slot, rv.set_in_hand, picked, False),
+                          help="Another player's tile, or not a tile of the game")
+    else:
+        actions[2].button("Count it in this hand", key=slot.key("into"), on_click=edit, args=(slot, rv.set_in_hand, picked, True),
+                          type="primary")
+    actions[3].button("Delete this tile", key=slot.key("delete"), on_click=edit, args=(slot, rv.delete_tile, picked))
 
 
 def add_missed(slot: Slot, review: rv.Review) -> None:

@@ -166,6 +166,13 @@ class Player:
         ActionChains(self.driver).move_to_element(element).click().perform()
         self.idle()
 
+    def look(self, element: WebElement) -> None:
+        """A click to look (open a list), not a tap the story needs."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)  # type: ignore[attr-defined]
+        time.sleep(0.2)
+        ActionChains(self.driver).move_to_element(element).click().perform()
+        time.sleep(0.5)
+
     def upload(self, element: WebElement, path: Path) -> None:
         """Choosing a file is one tap (the phone's picker is the phone's)."""
         self.taps += 1
@@ -187,6 +194,10 @@ class Player:
         self.tap(self.find("[data-testid='stSidebarNavLink']", title))
         self.wait.until(ec.presence_of_element_located((By.XPATH, f"//h1[contains(., '{title}')]")))
         self.idle()
+        close = [b for b in self.driver.find_elements(By.CSS_SELECTOR, "[data-testid='stSidebarCollapseButton'] button")  # type: ignore[attr-defined]
+                 if b.is_displayed()]
+        if close and self.driver.execute_script("return window.innerWidth") < 640:  # type: ignore[attr-defined]
+            self.tap(close[0])  # on a phone the menu covers the page until it is closed
 
 
 def fix_the_flawed_hand(p: Player, flawed: Path) -> int:
@@ -204,7 +215,7 @@ def fix_the_flawed_hand(p: Player, flawed: Path) -> int:
     p.step("tapped-wrong-tile")
     p.tap(p.find("[class*='st-key-w_face_'][class*='_5C'] button"))
     p.find("[data-testid='stAlert']", "#13 is 5C")
-    p.find("[class*='st-key-w_pick_'] button[aria-label='Open']").click()  # a look, not a tap of the story
+    p.look(p.find("[class*='st-key-w_pick_'] button[aria-label='Open']"))  # a look, not a tap of the story
     options = [o.text for o in p.driver.find_elements(By.CSS_SELECTOR, "[role='option']")]  # type: ignore[attr-defined]
     ActionChains(p.driver).send_keys("\ue00c").perform()
     assert "#13 5C" in options and "#13 6B (92%)" not in options, f"the picker's labels follow the correction: {options}"
@@ -265,7 +276,10 @@ def export_the_game(p: Player) -> Path:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_players_story(server: str, browser: object, photos: dict[str, Path], size: str) -> None:
     driver = browser  # type: ignore[assignment]
-    driver.set_window_size(*SIZES[size])  # type: ignore[attr-defined]
+    width, height = SIZES[size]
+    driver.set_window_size(width, height + 200)  # type: ignore[attr-defined]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",  # type: ignore[attr-defined]
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
     ARTIFACTS.mkdir(exist_ok=True)
     driver.get(server)  # type: ignore[attr-defined]
     p = Player(driver, size)
