@@ -351,3 +351,26 @@ def test_calibrate_a_tile_set_from_one_photo(app: AppTest, tmp_path: Path, monke
     assert "western-test" in app.success[0].value
     app.switch_page("views/hand.py").run()
     assert "western-test" in app.selectbox(key="w_tileset").options
+
+
+@needs_harr
+def test_a_saved_hand_used_in_a_deal_is_kept_once(app: AppTest) -> None:
+    try:
+        importlib.import_module("scoring.settle")
+    except ImportError:
+        pytest.skip("settling the table is not installed")
+    type_hand(app)
+    app.button(key="w_save_hand").click().run()
+    assert errors(app) == [] and "Saved as hand 1" in app.success[0].value
+    app.switch_page("views/table.py").run()
+    app.button(key="w_seat_from_review_0").click().run()
+    for i in (1, 2, 3):
+        app.text_input(key=f"w_seat_hand_{i}").set_value("1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]")
+    app.button(key="w_settle").click().run()
+    assert errors(app) == []
+    app.button(key="w_save_deal").click().run()
+    assert errors(app) == [] and "Saved deal 1" in app.success[0].value, "the deal takes the saved hand's deal"
+    app.switch_page("views/history.py").run()
+    hands = app.dataframe[0].value
+    assert hands["hand"].tolist() == ["1", "2", "3", "4"], "the saved hand appears once, linked to the deal"
+    assert set(hands["deal"]) == {"1"}

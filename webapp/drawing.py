@@ -12,6 +12,7 @@ from dataclasses import replace
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -19,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from webapp.review import LOW_CONFIDENCE, ReviewTile
 
 #: Photos smaller than this on the long side are enlarged before boxes are drawn on them.
-DRAW_LONG_SIDE = 1400
+DRAW_LONG_SIDE = 2000
 #: The palette's tile size in pixels (width, height).
 TILE_W, TILE_H = 48, 64
 FACE_STYLE = "hk-serif"
@@ -77,36 +78,63 @@ def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int 
     widths = sorted(t.box[2] - t.box[0] for t in tiles if t.box is not None)
     tile_width = widths[len(widths) // 2] if widths else max(img.size) / 20
     line = max(2, round(tile_width / 25))
-    font = _font(max(16, round(tile_width / 2.4)), cjk=False)
+    font = _font(max(16, round(tile_width / 3)), cjk=False)
+    small = _font(max(12, round(tile_width / 4.6)), cjk=False)
     for tile in sorted(tiles, key=lambda t: t.id == chosen):
         assert tile.box is not None
         x0, y0, x1, y1 = tile.box
         colour = CHOSEN if tile.id == chosen else box_colour(tile) if tile.in_hand else (140, 140, 140)
         draw.rectangle((x0, y0, x1, y1), outline=colour, width=line * (2 if tile.id == chosen else 1))
-        sure = "" if tile.confidence is None else f" {tile.confidence:.0%}"
-        for n, text in enumerate((f"#{tile.id}", f"{tile.code}{sure}")):
-            left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-            text_h = bottom - top + 2 * line
-            label_y = y0 - text_h * (2 - n) if y0 >= 2 * text_h else y1 + text_h * n
-            draw.rectangle((x0, label_y, x0 + (right - left) + 2 * line, label_y + text_h), fill=colour)
-            draw.text((x0 + line - left, label_y + line - top), text, fill=(255, 255, 255), font=font)
-    return np.asarray(_with_legend(img, font, line) if legend else img)
+        # The number above the box, as on the page; the code and how sure, small, along the box's foot.
+        number = f"#{tile.id}"
+        left, top, right, bottom = draw.textbbox((0, 0), number, font=font)
+        label_y = max(0, y0 - (bottom - top) - 2 * line)
+        draw.rectangle((x0, label_y, x0 + (right - left) + 2 * line, label_y + (bottom - top) + 2 * line), fill=colour)
+        draw.text((x0 + line - left, label_y + line - top), number, fill=(255, 255, 255), font=font)
+        lines = [tile.code] + ([] if tile.confidence is None else [f"{tile.confidence:.0%}"])
+        heights = [draw.textbbox((0, 0), t, font=small) for t in lines]
+        foot = y1 - sum(b[3] - b[1] + line for b in heights) - line
+        for text, (left, top, right, bottom) in zip(lines, heights):
+            draw.rectangle((x0 + line, foot, x0 + line + (right - left) + 2 * line, foot + (bottom - top) + line), fill=colour)
+            draw.text((x0 + 2 * line - left, foot + line // 2 - top), text, fill=(255, 255, 255), font=small)
+            foot += bottom - top + line
+    return np.asarray(_with_legend(img, line) if legend else img)
 
 
-def _with_legend(img: Image.Image, font: ImageFont.ImageFont, pad: int) -> Image.Image:
-    """A strip under the photo saying what each colour means."""
-    draw = ImageDraw.Draw(img)
-    entries = [(f"{name}" + (f" (≥{LOW_CONFIDENCE:.0%})" if colour == SURE else ""), colour) for name, colour in LEGEND]
-    height = draw.textbbox((0, 0), "Ag", font=font)[3] + 4 * pad
-    strip = Image.new("RGB", (img.size[0], img.size[1] + height), (255, 255, 255))
+def recognition_overlay(image: np.ndarray, recognition: dict) -> np.ndarray:
+    """What ``pungchow recognize --overlay`` writes: the reader's JSON drawn as the page draws it, numbers and all."""
+    from webapp.recognition import review_from_result
+
+    return draw_detections(image, review_from_result(recognition).tiles)
+
+
+def _with_legend(img: Image.Image, pad: int) -> Image.Image:
+    """Lines under the photo saying what each colour means, wrapped to the photo's width."""
+    font = _font(max(14, img.size[0] // 60), cjk=False)
+    probe = ImageDraw.Draw(img)
+    entries = [(name + (f" ({LOW_CONFIDENCE:.0%} or more)" if colour == SURE else ""), colour) for name, colour in LEGEND]
+    entries = [("the number is the tile's on the page:", None)] + entries  # type: ignore[list-item]
+    text_h = probe.textbbox((0, 0), "Ag", font=font)[3]
+    row_h = text_h + 2 * pad
+    rows: list[list[tuple[str, Any, int]]] = [[]]
+    x = 2 * pad
+    for name, colour in entries:
+        width = (row_h if colour else 0) + round(probe.textlength(name, font=font)) + 3 * pad
+        if rows[-1] and x + width > img.size[0]:
+            rows.append([])
+            x = 2 * pad
+        rows[-1].append((name, colour, x))
+        x += width
+    strip = Image.new("RGB", (img.size[0], img.size[1] + row_h * len(rows) + pad), (255, 255, 255))
     strip.paste(img, (0, 0))
     draw = ImageDraw.Draw(strip)
-    x = pad * 2
-    for name, colour in entries:
-        draw.rectangle((x, img.size[1] + pad, x + height - 2 * pad, img.size[1] + height - pad), fill=colour)
-        x += height
-        draw.text((x, img.size[1] + 2 * pad), name, fill=(20, 20, 20), font=font)
-        x += round(draw.textlength(name, font=font)) + 3 * pad
+    for r, row in enumerate(rows):
+        y = img.size[1] + pad + r * row_h
+        for name, colour, x in row:
+            if colour:
+                draw.rectangle((x, y + pad, x + text_h, y + pad + text_h), fill=colour)
+                x += row_h
+            draw.text((x, y + pad), name, fill=(20, 20, 20), font=font)
     return strip
 
 
