@@ -229,6 +229,8 @@ def fix_the_flawed_hand(p: Player, flawed: Path) -> int:
     assert "#14 9B" in reader_said, "the winning tile the reader set apart is marked, and the page says so"
     p.tap(p.find("[class*='st-key-w_won_by_'] button", "discard"))
     p.wait.until(lambda d: p.metric() == SAMPLE_SCORE)
+    summary = p.find("[class*='st-key-summary']")
+    p.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", summary)  # type: ignore[attr-defined]
     p.step("scored")
     story_taps = p.taps
     p.tap(p.find("[data-testid='stExpander'] summary", "Save this hand to the history"))
