@@ -139,6 +139,7 @@ class Player:
         self.driver = driver
         self.size = size
         self.taps = 0
+        self.tap_seconds: list[float] = []
         self.steps: list[tuple[str, int, float]] = []
         self.started = time.monotonic()
         self.wait = WebDriverWait(driver, 60)
@@ -163,8 +164,10 @@ class Player:
         self.taps += 1
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)  # type: ignore[attr-defined]
         time.sleep(0.2)
+        started = time.monotonic()
         ActionChains(self.driver).move_to_element(element).click().perform()
         self.idle()
+        self.tap_seconds.append(round(time.monotonic() - started, 2))  # click to page settled, 0.8 s of waiting included
 
     def look(self, element: WebElement) -> None:
         """A click to look (open a list), not a tap the story needs."""
@@ -230,7 +233,9 @@ def fix_the_flawed_hand(p: Player, flawed: Path) -> int:
     p.tap(p.find("[class*='st-key-w_won_by_'] button", "discard"))
     p.wait.until(lambda d: p.metric() == SAMPLE_SCORE)
     summary = p.find("[class*='st-key-summary']")
-    p.driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", summary)  # type: ignore[attr-defined]
+    p.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)  # type: ignore[attr-defined]
+    assert p.find("[class*='st-key-summary'] [data-testid='stMetricValue']").text.split()[0] == SAMPLE_SCORE, \
+        "the score comes first, above the tiles"
     p.step("scored")
     story_taps = p.taps
     p.tap(p.find("[data-testid='stExpander'] summary", "Save this hand to the history"))
@@ -299,7 +304,8 @@ def test_the_players_story(server: str, browser: object, photos: dict[str, Path]
         raise
     finally:
         (ARTIFACTS / f"e2e-{size}-steps.json").write_text(json.dumps(
-            {"steps": [{"step": s, "taps_so_far": t, "seconds": sec} for s, t, sec in p.steps], "taps": p.taps}, indent=1))
+            {"steps": [{"step": s, "taps_so_far": t, "seconds": sec} for s, t, sec in p.steps], "taps": p.taps,
+             "story_taps": p.steps[4][1] if len(p.steps) > 4 else None, "seconds_per_tap": p.tap_seconds}, indent=1))
     # Choose the photo; one tap on the wrong tile and one on its face; two to add the missed one
     # (open *Add a tile*, tap its face); one to say how it was won. The reader marked the winning tile.
     assert story_taps == 6, p.steps
