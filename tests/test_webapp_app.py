@@ -292,6 +292,9 @@ def test_a_seat_hand_read_from_its_photo(app: AppTest, fake_reader: object) -> N
     app.button(key="w_s2_alt_1_7_SW").click().run()
     assert errors(app) == []
     assert app.session_state["table"].seats[2].notation == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]", "a fix changes the seat's hand"
+    app.button(key="w_seat_type_2").click().run()
+    assert app.text_input(key="w_seat_hand_2").value == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]", "typing starts from the fixed hand"
+    assert app.session_state["table"].seats[2].notation == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]"
 
 
 def test_a_seat_photo_starts_its_winning_tile_afresh(app: AppTest, fake_reader: object) -> None:

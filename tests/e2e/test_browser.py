@@ -41,7 +41,7 @@ if not SAMPLE.exists():
     pytest.skip("the sample photo recognizer/samples/finished-hand.jpg is not installed", allow_module_level=True)
 
 from PIL import Image  # noqa: E402
-from selenium.common.exceptions import TimeoutException, WebDriverException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -139,10 +139,10 @@ class Player:
         self.driver = driver
         self.size = size
         self.taps = 0
-        self.tap_seconds: list[float] = []
+        self.answers: list[tuple[str, float]] = []
         self.steps: list[tuple[str, int, float]] = []
         self.started = time.monotonic()
-        self.wait = WebDriverWait(driver, 60)
+        self.wait = WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,))
 
     def find(self, css: str, text: str | None = None) -> WebElement:
         def found(driver: object) -> WebElement | bool:
@@ -160,14 +160,18 @@ class Player:
             ec.presence_of_element_located((By.CSS_SELECTOR, "[data-testid='stStatusWidget'] [data-testid='stStatusWidgetRunningIcon'], [data-testid='stStatusWidgetRunningManIcon']")))
         time.sleep(0.4)
 
-    def tap(self, element: WebElement) -> None:
+    def tap(self, element: WebElement, shows: tuple[str, str] | None = None) -> None:
+        """One tap; with ``shows`` (css, text), the seconds until that answer appears are kept for the report."""
         self.taps += 1
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)  # type: ignore[attr-defined]
         time.sleep(0.2)
         started = time.monotonic()
         ActionChains(self.driver).move_to_element(element).click().perform()
+        if shows is not None:
+            WebDriverWait(self.driver, 60, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(
+                lambda d: any(shows[1] in e.text for e in d.find_elements(By.CSS_SELECTOR, shows[0])))
+            self.answers.append((shows[1], round(time.monotonic() - started, 2)))
         self.idle()
-        self.tap_seconds.append(round(time.monotonic() - started, 2))  # click to page settled, 0.8 s of waiting included
 
     def look(self, element: WebElement) -> None:
         """A click to look (open a list), not a tap the story needs."""
@@ -212,11 +216,11 @@ def fix_the_flawed_hand(p: Player, flawed: Path) -> int:
     warnings = p.find("[class*='st-key-summary']").text
     assert "Fix these" in warnings, "a hand with a wrong and a missing tile is not scored as if it were right"
     # The wrong tile: #13 shows a 5 of characters that the photo made look like the 6 of bamboo.
-    p.tap(p.find("[class*='st-key-photo-w'] svg path[aria-label^='tile #13 6B']"))
+    p.tap(p.find("[class*='st-key-photo-w'] svg path[aria-label^='tile #13 6B']"), shows=("[data-testid='stImage']", "#13 in the photo"))
     crop = p.find("[data-testid='stImageCaption'], [data-testid='caption']", "#13 in the photo")
     assert crop, "the fix panel shows the photographed tile"
     p.step("tapped-wrong-tile")
-    p.tap(p.find("[class*='st-key-w_face_'][class*='_5C'] button"))
+    p.tap(p.find("[class*='st-key-w_face_'][class*='_5C'] button"), shows=("[data-testid='stAlert']", "#13 is 5C"))
     p.find("[data-testid='stAlert']", "#13 is 5C")
     p.look(p.find("[class*='st-key-w_pick_'] button[aria-label='Open']"))  # a look, not a tap of the story
     options = [o.text for o in p.driver.find_elements(By.CSS_SELECTOR, "[role='option']")]  # type: ignore[attr-defined]
@@ -230,7 +234,7 @@ def fix_the_flawed_hand(p: Player, flawed: Path) -> int:
     p.step("added-missed-tile")
     reader_said = p.find("[data-testid='stCaptionContainer']", "for the winning tile").text
     assert "#14 9B" in reader_said, "the winning tile the reader set apart is marked, and the page says so"
-    p.tap(p.find("[class*='st-key-w_won_by_'] button", "discard"))
+    p.tap(p.find("[class*='st-key-w_won_by_'] button", "discard"), shows=("[class*='st-key-summary']", SAMPLE_SCORE))
     p.wait.until(lambda d: p.metric() == SAMPLE_SCORE)
     summary = p.find("[class*='st-key-summary']")
     p.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)  # type: ignore[attr-defined]
@@ -305,7 +309,7 @@ def test_the_players_story(server: str, browser: object, photos: dict[str, Path]
     finally:
         (ARTIFACTS / f"e2e-{size}-steps.json").write_text(json.dumps(
             {"steps": [{"step": s, "taps_so_far": t, "seconds": sec} for s, t, sec in p.steps], "taps": p.taps,
-             "story_taps": p.steps[4][1] if len(p.steps) > 4 else None, "seconds_per_tap": p.tap_seconds}, indent=1))
+             "story_taps": p.steps[4][1] if len(p.steps) > 4 else None, "seconds_from_tap_to_answer": p.answers}, indent=1))
     # Choose the photo; one tap on the wrong tile and one on its face; two to add the missed one
     # (open *Add a tile*, tap its face); one to say how it was won. The reader marked the winning tile.
     assert story_taps == 6, p.steps

@@ -57,8 +57,11 @@ def from_hand_page(index: int) -> None:
 
 
 def drop_seat_review(index: int) -> None:
-    """The seat's hand is typed (or taken from the hand page) now, not read from its photo."""
+    """The seat's hand is typed (or taken from the hand page) now, not read from its photo: the typing starts from it."""
     st.session_state[reviewer.seat_slot(index).review] = None
+    seat = current_table().seats[index]
+    st.session_state[f"w_seat_hand_{index}"] = seat.notation
+    st.session_state[f"w_seat_winning_{index}"] = seat.winning_tile
 
 
 def read_seat_photo(index: int) -> None:
