@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 from pathlib import Path
 
 import cv2
@@ -13,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 import streamlit as st
 
 from scoring.api import rule_sets
-from webapp import recognition
+from webapp import recognition, reviewer
 from webapp.review import tiles_in_review_order as rv_order
 
 APP = str(Path(__file__).resolve().parents[1] / "webapp" / "app.py")
@@ -201,6 +202,13 @@ def photo_bytes() -> bytes:
     return cv2.imencode(".jpg", np.full((480, 640, 3), (40, 110, 50), np.uint8))[1].tobytes()
 
 
+def marked_on_photo(app: AppTest) -> list[int]:
+    """The tiles the photo chart draws as being fixed."""
+    spec = json.loads(app.get("vega_lite_chart")[0].proto.spec)
+    rows = [row for layer in spec["layer"] for row in (layer.get("data") or {}).get("values", []) if "colour" in row]
+    return sorted({row["id"] for row in rows if row["colour"] == reviewer.PICKED})
+
+
 @needs_harr
 def test_upload_then_correct_a_tile_then_the_score_changes(app: AppTest, fake_reader: object) -> None:
     app.file_uploader(key="w_upload").set_value(("hand.jpg", photo_bytes(), "image/jpeg")).run()
@@ -214,6 +222,9 @@ def test_upload_then_correct_a_tile_then_the_score_changes(app: AppTest, fake_re
     assert app.session_state["review"].won_by.value == "discard"
     assert any("not a complete hand" in e for e in errors(app)), "a misread hand cannot be scored yet"
     assert app.selectbox(key=f"w_pick_{version}").value == 7, "the least sure tile is picked first"
+    app.selectbox(key=f"w_pick_{version}").set_value(2).run()
+    assert marked_on_photo(app) == [2], "the photo marks the tile just picked, not the one before it"
+    app.selectbox(key=f"w_pick_{version}").set_value(7).run()
     app.button(key=f"w_alt_{version}_7_SW").click().run()
     assert errors(app) == []
     assert app.session_state["review"].corrections[-1].to_dict() == {"action": "replace", "tile": 7, "was": "NW", "now": "SW"}

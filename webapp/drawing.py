@@ -192,8 +192,9 @@ def tile_face(code: str) -> Image.Image:
     return face.resize((TILE_W, TILE_H), Image.LANCZOS)
 
 
+@lru_cache(maxsize=64)
 def tile_face_png(code: str) -> bytes:
-    """The face as PNG bytes (what ``st.image`` and the history's export take)."""
+    """The face as PNG bytes (what ``st.image`` and the history's export take), encoded once per process."""
     buf = BytesIO()
     tile_face(code).save(buf, format="PNG")
     return buf.getvalue()

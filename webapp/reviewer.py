@@ -24,7 +24,7 @@ from scoring.errors import PungChowError
 from scoring.hand import FLAGS
 from scoring.tiles import ALL_CODES, WINDS
 from webapp import review as rv
-from webapp.drawing import box_colour, tile_crop, tile_face, tile_row
+from webapp.drawing import box_colour, tile_crop, tile_face, tile_face_png, tile_row
 from webapp.photos import Photo
 from webapp.widgets import player_words
 
@@ -271,7 +271,7 @@ def palette(slot: Slot, name: str, action: Callable[[str], tuple[Any, ...]]) -> 
             cols = st.columns(9)
             for col, code in zip(cols, row):
                 callback, *args = action(code)
-                col.image(tile_face(code), width="stretch")
+                col.image(tile_face_png(code), width="stretch")
                 col.button(code, key=slot.key(name, code), on_click=callback, args=tuple(args), width="stretch")
 
 
@@ -412,6 +412,9 @@ def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = 
     st.markdown(PAGE_CSS, unsafe_allow_html=True)
     review: rv.Review = st.session_state[slot.review]
     photo: Photo | None = st.session_state.get(slot.photo)
+    if slot.key("pick") in st.session_state:
+        # A tile picked in the list is the one the photo marks, in this very run (not the one picked before it).
+        st.session_state[slot.picked] = st.session_state[slot.key("pick")]
     check_first(slot, review)
     left, right = st.columns([3, 2]) if photo is not None else (None, st.container())
     if left is not None and photo is not None:
@@ -422,7 +425,7 @@ def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = 
     fix_panel(slot, review, photo)
     with st.expander("Add a tile the reader missed"):
         add_missed(slot, review)
-    with st.expander("Sets: exposed, concealed, concealed kong", expanded=bool(review.groups)):
+    with st.expander("Sets: exposed, concealed, concealed kong", expanded=bool(review.groups) and with_circumstances):
         edit_sets(slot, review)
     if with_circumstances:
         st.subheader("How it was won")
