@@ -14,7 +14,7 @@ from webapp import reviewer, state
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
 from webapp.recognition import known_tilesets, review_from_result
 from webapp.scores import score_one, side_by_side, total_text
-from webapp.widgets import history, page_title, read_tiles_once, rule_set_chooser, show_breakdown, user_errors
+from webapp.widgets import history, page_title, read_tiles_once, rule_set_chooser, show_breakdown, text_table, user_errors
 
 #: The review on this page; its widgets keep the ``w_`` keys the page always had.
 SLOT = reviewer.Slot(state.REVIEW, state.PHOTO, state.PICKED_TILE, state.REVIEW_VERSION, "w")
@@ -99,8 +99,8 @@ def score(review: rv.Review, summary: Any) -> None:
     if rules == state.ALL_RULES:
         books = side_by_side(hand, options)
         summary.caption("Scored under every rule set: see below")
-        st.table([{"rule set": b.title, "name": b.rules, "version": b.version,
-                   "score": total_text(b.result) if b.result else "—", "note": b.problem or ""} for b in books])
+        st.table(text_table([{"rule set": b.title, "name": b.rules, "version": b.version,
+                   "score": total_text(b.result) if b.result else "—", "note": b.problem or ""} for b in books]))
         for b in books:
             if b.result is not None:
                 with st.expander(f"{b.title}: {b.result.total}"):
