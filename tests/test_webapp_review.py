@@ -164,3 +164,11 @@ def test_corrections_read_as_sentences() -> None:
     fixed = rv.replace_tile(recognised(), 6, "SW")
     assert rv.correction_text(fixed.corrections[-1].to_dict()) == "#6 was read as NW, it is SW"
     assert rv.correction_text({"action": "circumstances", "won_by": "wall"}) == "won by: wall"
+
+
+def test_the_wrong_group_taken_for_the_hand_is_swapped_in_one_step() -> None:
+    caption = [{"code": c, "confidence": 0.5} for c in ("EW", "NW")]
+    row = [{"code": c, "confidence": 0.9, "in_hand": False} for c in ("1B", "2B", "3B")]
+    swapped = rv.swap_aside(rv.from_detections(caption + row))
+    assert [t.code for t in swapped.hand_tiles] == ["1B", "2B", "3B"]
+    assert rv.correction_text(swapped.corrections[-1].to_dict()) == "counted #2, #3, #4 in this hand and set aside #0, #1"

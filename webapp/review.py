@@ -359,6 +359,21 @@ def set_in_hand(review: Review, tile_id: int, in_hand: bool) -> Review:
     )
 
 
+def swap_aside(review: Review) -> Review:
+    """The reader took the wrong group for the hand (a caption's letters, not the row of tiles): in one
+    step the tiles set aside are counted and the concealed tiles it had counted are set aside."""
+    counted = [t.id for t in review.tiles if not t.in_hand]
+    dropped = [t.id for t in review.tiles if t.in_hand and t.group is None]
+    if not counted:
+        return review
+    tiles = tuple(replace(t, in_hand=not t.in_hand) if t.id in counted or t.id in dropped else t for t in review.tiles)
+    return replace(
+        review, tiles=tiles,
+        winning_tile=None if review.winning_tile in dropped else review.winning_tile,
+        corrections=_log(review, "swap-aside", counted=counted, aside=dropped),
+    )
+
+
 def delete_tile(review: Review, tile_id: int) -> Review:
     """A false detection (a shadow, a tile from the next player's rack)."""
     old = review.tile(tile_id)
@@ -545,6 +560,9 @@ def correction_text(correction: dict[str, Any]) -> str:
         return f"deleted {tile} {c.get('code')}: not a tile"
     if action == "aside":
         return f"{tile} {c.get('code')} set aside: not part of this hand"
+    if action == "swap-aside":
+        return ("counted " + ", ".join(f"#{t}" for t in c.get("counted", [])) + " in this hand and set aside "
+                + (", ".join(f"#{t}" for t in c.get("aside", [])) or "nothing"))
     if action == "into-hand":
         return f"{tile} {c.get('code')} counted in this hand"
     if action == "move":

@@ -225,7 +225,7 @@ def show_photo(slot: Slot, review: rv.Review, photo: Photo) -> None:
                "blue: checked by you · grey dashed: set aside, not in this hand · purple: the tile being fixed")
 
 
-def show_faces(review: rv.Review) -> None:
+def show_faces(slot: Slot, review: rv.Review) -> None:
     """The hand laid out as faces in photo order: the tiles in hand, then each declared set."""
     for gid in [None] + [g.id for g in review.groups]:
         members = sorted(review.tiles_in(gid), key=lambda t: t.id)
@@ -237,6 +237,8 @@ def show_faces(review: rv.Review) -> None:
     aside = [t for t in review.tiles if not t.in_hand]
     if aside:
         st.caption("Set aside, not in this hand: " + ", ".join(f"#{t.id} {t.code}" for t in aside))
+        st.button(f"Count these {len(aside)} instead of the concealed tiles", key=slot.key("swap"), on_click=edit,
+                  args=(slot, rv.swap_aside), help="The reader took the wrong tiles for the hand: swap them in one tap")
 
 
 # --- the fix panel --------------------------------------------------------------------------------
@@ -421,7 +423,7 @@ def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = 
         with left:
             show_photo(slot, review, photo)
     with right:
-        show_faces(review)
+        show_faces(slot, review)
     fix_panel(slot, review, photo)
     with st.expander("Add a tile the reader missed"):
         add_missed(slot, review)
