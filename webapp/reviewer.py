@@ -145,7 +145,7 @@ def photo_url(sha256: str, _image: Any) -> tuple[str, int, int]:
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % rgb
+    return "#" + "".join(f"{v:02x}" for v in rgb)
 
 
 def box_rows(review: rv.Review, picked: int | None) -> list[dict[str, Any]]:
