@@ -320,7 +320,7 @@ def tile_actions(slot: Slot, review: rv.Review, tile: rv.ReviewTile) -> None:
         for col, (code, p) in zip(st.columns(len(guesses)), guesses):
             col.button(f"{code} ({p:.0%})", key=slot.key("alt", picked, code), on_click=fix_and_advance,
                        args=(slot, rv.replace_tile, picked, code))
-    actions = st.columns(4)
+    actions = st.columns(2) + st.columns(2)
     actions[0].button("It is right", key=slot.key("confirm"), on_click=fix_and_advance, args=(slot, rv.confirm_tile, picked),
                       disabled=tile.confidence is None or not tile.in_hand)
     actions[1].button("Winning tile", key=slot.key("win"), on_click=edit, args=(slot, rv.set_winning_tile, picked),
@@ -418,13 +418,14 @@ def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = 
         # A tile picked in the list is the one the photo marks, in this very run (not the one picked before it).
         st.session_state[slot.picked] = st.session_state[slot.key("pick")]
     check_first(slot, review)
+    # The fix panel sits beside the photo (under it on a phone): a tap on a tile shows its fix where the finger is.
     left, right = st.columns([3, 2]) if photo is not None else (None, st.container())
     if left is not None and photo is not None:
         with left:
             show_photo(slot, review, photo)
     with right:
-        show_faces(slot, review)
-    fix_panel(slot, review, photo)
+        fix_panel(slot, review, photo)
+    show_faces(slot, review)
     with st.expander("Add a tile the reader missed"):
         add_missed(slot, review)
     with st.expander("Sets: exposed, concealed, concealed kong", expanded=bool(review.groups) and with_circumstances):
