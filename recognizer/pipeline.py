@@ -48,16 +48,11 @@ def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet 
 
 
 def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, out: "str | Path") -> None:
-    """Write the photo with each box, its code and its group drawn on it."""
+    """Write the photo with each box numbered as the page numbers it, its code and confidence, and a
+    legend of the colours (one drawing for the page and the command line: webapp.drawing)."""
+    from webapp.drawing import recognition_overlay
+
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
-    img = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
-    palette = [(66, 135, 245), (245, 66, 93), (66, 245, 126), (245, 197, 66), (194, 66, 245), (66, 230, 245), (128, 128, 128)]
-    d = result.detections
-    scale = max(img.shape[:2]) / 1000
-    for i in range(len(d)):
-        x, y, w, h = (int(v) for v in d.boxes[i])
-        colour = palette[int(d.group[i]) % len(palette)] if d.group[i] >= 0 else (0, 0, 255)
-        cv2.rectangle(img, (x, y), (x + w, y + h), colour, max(1, int(2 * scale)))
-        cv2.putText(img, d.code(i), (x + 2, max(10, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale + 0.2, colour, max(1, int(2 * scale)))
+    img = cv2.cvtColor(recognition_overlay(rgb, result.to_json()), cv2.COLOR_RGB2BGR)
     if not cv2.imwrite(str(out), img):
         raise BadPhotoError(f"could not write the overlay to {out}; give a writable path ending in .png or .jpg")

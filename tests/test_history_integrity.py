@@ -122,6 +122,20 @@ def test_a_deal_is_settled_once_never_replaced(tmp_path: Path) -> None:
     assert store.settlements(game.id)[0].settlement == {"net": {"Ann": 1}}
 
 
+def test_a_deal_joins_a_hand_saved_before_it_and_keeps_it_once(tmp_path: Path) -> None:
+    store = History(tmp_path / "h.sqlite3")
+    game = store.new_game("", PLAYERS)
+    first = store.save_hand(game.id, player="Ann", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={}, score=None)
+    deal = store.save_deal(game.id, [keep(p, "joined") for p in PLAYERS[1:]], settlement={"net": {"Ann": 1}},
+                           rule_set="harr-1922", rule_version="1", deal=store.hand(first).deal)
+    assert deal == 1
+    assert sorted(h.player for h in store.hands(game.id)) == sorted(PLAYERS)
+    with pytest.raises(HistoryError, match="settled already"):
+        store.save_deal(game.id, [keep("Ann", "again")], settlement={"net": {"Ann": 99}}, rule_set="harr-1922",
+                        rule_version="1", deal=1)
+    assert len(store.hands(game.id)) == 4 and store.settlements(game.id)[0].settlement == {"net": {"Ann": 1}}
+
+
 def test_hands_saved_without_a_deal_each_take_the_next_number(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("", PLAYERS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 from pathlib import Path
 
 import cv2
@@ -13,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 import streamlit as st
 
 from scoring.api import rule_sets
-from webapp import recognition
+from webapp import recognition, reviewer
 from webapp.review import tiles_in_review_order as rv_order
 
 APP = str(Path(__file__).resolve().parents[1] / "webapp" / "app.py")
@@ -56,9 +57,11 @@ class FakePipeline:
 def fake_reader(monkeypatch: pytest.MonkeyPatch) -> object:
     """Stands in for the recognizer where its model is not installed; the page's code path is the same."""
     st.cache_resource.clear()
+    st.cache_data.clear()
     monkeypatch.setattr(recognition, "load_reader", lambda: recognition.Reader(FakePipeline, ()))
     yield FakePipeline
     st.cache_resource.clear()
+    st.cache_data.clear()
 
 
 def real_reader_and_photo() -> tuple[recognition.Reader, Path] | None:
@@ -149,8 +152,7 @@ def test_photo_without_tiles_read_can_be_filled_by_hand(app: AppTest) -> None:
     assert not app.exception
     assert app.session_state["photo"] is not None and app.session_state["review"] is not None
     version = app.session_state["review_version"]
-    app.selectbox(key=f"w_add_code_{version}").set_value("RD").run()
-    app.button(key=f"w_add_{version}").click().run()
+    app.button(key=f"w_add_{version}_RD").click().run()
     assert "RD" in [t.code for t in app.session_state["review"].tiles]
 
 
@@ -165,7 +167,7 @@ def test_history_saved_and_reloaded(app: AppTest) -> None:
     app.session_state["review"] = None
     app.switch_page("views/history.py").run()
     assert errors(app) == []
-    assert app.table[0].value["player"].tolist() == ["Ann"]
+    assert app.dataframe[0].value["player"].tolist() == ["Ann"]
     assert len(app.get("download_button")) == 2, "the game exports as JSON and as CSV"
     app.button(key="w_load_hand_1").click().run()
     assert errors(app) == []
@@ -200,27 +202,42 @@ def photo_bytes() -> bytes:
     return cv2.imencode(".jpg", np.full((480, 640, 3), (40, 110, 50), np.uint8))[1].tobytes()
 
 
+def marked_on_photo(app: AppTest) -> list[int]:
+    """The tiles the photo chart draws as being fixed."""
+    spec = json.loads(app.get("vega_lite_chart")[0].proto.spec)
+    rows = [row for layer in spec["layer"] for row in (layer.get("data") or {}).get("values", []) if "colour" in row]
+    return sorted({row["id"] for row in rows if row["colour"] == reviewer.PICKED})
+
+
 @needs_harr
 def test_upload_then_correct_a_tile_then_the_score_changes(app: AppTest, fake_reader: object) -> None:
     app.file_uploader(key="w_upload").set_value(("hand.jpg", photo_bytes(), "image/jpeg")).run()
     assert not app.exception
     review = app.session_state["review"]
     assert len(review.tiles) == 14 and app.session_state["photo"] is not None
-    assert any("NW" in w.value for w in app.warning), "the doubtful tile is listed first"
-    assert any("not a complete hand" in e for e in errors(app)), "a misread hand cannot be scored yet"
     version = app.session_state["review_version"]
+    assert app.button(key=f"w_check_{version}_7").label.startswith("#7 NW"), "the doubtful tile is listed first, by its number"
+    assert any("how the hand was won" in w.value for w in app.warning), "the page asks, it does not guess a discard"
+    app.get("button_group")[0].set_value("discard").run()
+    assert app.session_state["review"].won_by.value == "discard"
+    assert any("not a complete hand" in e for e in errors(app)), "a misread hand cannot be scored yet"
     assert app.selectbox(key=f"w_pick_{version}").value == 7, "the least sure tile is picked first"
+    app.selectbox(key=f"w_pick_{version}").set_value(2).run()
+    assert marked_on_photo(app) == [2], "the photo marks the tile just picked, not the one before it"
+    app.selectbox(key=f"w_pick_{version}").set_value(7).run()
     app.button(key=f"w_alt_{version}_7_SW").click().run()
     assert errors(app) == []
     assert app.session_state["review"].corrections[-1].to_dict() == {"action": "replace", "tile": 7, "was": "NW", "now": "SW"}
     assert score_shown(app).isdigit()
+    assert any("#7 is SW" in s.value for s in app.success), "the tap says what it did"
     assert app.selectbox(key=f"w_pick_{version}").value == 3, "the next doubtful tile is picked"
     app.button(key=f"w_confirm_{version}").click().run()
     assert app.session_state["review"].corrections[-1].action == "confirm"
-    assert not any("Check these first" in w.value for w in app.warning)
+    assert not any(b.key and b.key.startswith(f"w_check_{version}_") for b in app.button)
     app.selectbox(key=f"w_winning_{version}_None").set_value(12).run()
     assert errors(app) == []
     assert app.session_state["review"].winning_tile == 12
+    assert any("#7 was read as NW, it is SW" in m.value for m in app.markdown), "corrections read as sentences"
 
 
 def test_upload_read_by_the_real_recognizer(app: AppTest) -> None:
@@ -249,6 +266,7 @@ def test_four_hands_to_the_settlement(app: AppTest) -> None:
     app.run()
     app.text_input(key="w_seat_hand_0").set_value(HAND)
     app.text_input(key="w_seat_winning_0").set_value("2D")
+    app.selectbox(key="w_seat_won_by_0").set_value("discard")
     for i in (1, 2, 3):
         app.text_input(key=f"w_seat_hand_{i}").set_value("1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]")
     app.selectbox(key="w_east").set_value(1)
@@ -271,7 +289,7 @@ def test_four_hands_to_the_settlement(app: AppTest) -> None:
     assert errors(app) == [] and "Saved deal 1" in app.success[0].value
     app.switch_page("views/history.py").run()
     assert errors(app) == []
-    assert app.table[0].value["player"].tolist() == ["Ann", "Bo", "Cy", "Di"], "the deal's four hands are kept"
+    assert app.dataframe[0].value["player"].tolist() == ["Ann", "Bo", "Cy", "Di"], "the deal's four hands are kept"
     assert "Settlements" in [h.value for h in app.subheader]
 
 
@@ -279,8 +297,25 @@ def test_a_seat_hand_read_from_its_photo(app: AppTest, fake_reader: object) -> N
     app.switch_page("views/table.py").run()
     app.file_uploader(key="w_seat_photo_2").set_value(("west.jpg", photo_bytes(), "image/jpeg")).run()
     assert errors(app) == []
-    assert app.text_input(key="w_seat_hand_2").value == "6C7C7C8C8C9CSWNW [5C6C7C] [2D2D2D]"
+    assert app.session_state["table"].seats[2].notation == "6C7C7C8C8C9CSWNW [5C6C7C] [2D2D2D]"
     assert app.session_state["table"].seats[2].photo_sha256
+    assert app.button(key="w_s2_check_1_7").label.startswith("#7 NW"), "the seat's tiles get the same review"
+    app.button(key="w_s2_alt_1_7_SW").click().run()
+    assert errors(app) == []
+    assert app.session_state["table"].seats[2].notation == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]", "a fix changes the seat's hand"
+    app.button(key="w_seat_type_2").click().run()
+    assert app.text_input(key="w_seat_hand_2").value == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]", "typing starts from the fixed hand"
+    assert app.session_state["table"].seats[2].notation == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]"
+
+
+def test_a_seat_photo_starts_its_winning_tile_afresh(app: AppTest, fake_reader: object) -> None:
+    app.switch_page("views/table.py").run()
+    app.text_input(key="w_seat_hand_0").set_value(HAND)
+    app.text_input(key="w_seat_winning_0").set_value("2D").run()
+    app.file_uploader(key="w_seat_photo_0").set_value(("east.jpg", photo_bytes(), "image/jpeg")).run()
+    assert errors(app) == []
+    assert app.session_state["table"].seats[0].winning_tile == "", "the old hand's winning tile is not kept for the new photo"
+
 
 
 @needs_harr
@@ -332,3 +367,26 @@ def test_calibrate_a_tile_set_from_one_photo(app: AppTest, tmp_path: Path, monke
     assert "western-test" in app.success[0].value
     app.switch_page("views/hand.py").run()
     assert "western-test" in app.selectbox(key="w_tileset").options
+
+
+@needs_harr
+def test_a_saved_hand_used_in_a_deal_is_kept_once(app: AppTest) -> None:
+    try:
+        importlib.import_module("scoring.settle")
+    except ImportError:
+        pytest.skip("settling the table is not installed")
+    type_hand(app)
+    app.button(key="w_save_hand").click().run()
+    assert errors(app) == [] and "Saved as hand 1" in app.success[0].value
+    app.switch_page("views/table.py").run()
+    app.button(key="w_seat_from_review_0").click().run()
+    for i in (1, 2, 3):
+        app.text_input(key=f"w_seat_hand_{i}").set_value("1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]")
+    app.button(key="w_settle").click().run()
+    assert errors(app) == []
+    app.button(key="w_save_deal").click().run()
+    assert errors(app) == [] and "Saved deal 1" in app.success[0].value, "the deal takes the saved hand's deal"
+    app.switch_page("views/history.py").run()
+    hands = app.dataframe[0].value
+    assert hands["hand"].tolist() == ["1", "2", "3", "4"], "the saved hand appears once, linked to the deal"
+    assert set(hands["deal"]) == {"1"}

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
+
+import pytest
 
 from pungchow.cli import build_parser
 from webapp.cli import APP_PATH, streamlit_command, streamlit_env
@@ -17,3 +26,51 @@ def test_app_command_line(tmp_path: Path) -> None:
     assert "--server.maxUploadSize" in command and command[-2:] == ["--server.enableCORS", "false"]
     assert streamlit_env(args)["PUNGCHOW_DB"] == str(tmp_path / "h.db")
     assert APP_PATH.is_file()
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(c) for c in task.read_text().split()]
+    return found
+
+
+def _serving(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists() or not hasattr(os, "killpg"), reason="needs Linux's /proc and process groups")
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_stopping_the_app_leaves_nothing_serving(tmp_path: Path, stop: int) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), str(root / "datasets"), os.environ.get("PYTHONPATH", "")]))
+    app = subprocess.Popen([sys.executable, "-m", "pungchow", "app", "--port", str(port), "--address", "127.0.0.1",
+                            "--db", str(tmp_path / "h.db")], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    streamlit: list[int] = []
+    try:
+        deadline = time.monotonic() + 90
+        while not _serving(port):
+            assert app.poll() is None and time.monotonic() < deadline, "pungchow app did not start"
+            time.sleep(0.3)
+        streamlit = _children(app.pid)
+        assert streamlit, "Streamlit runs as a child of pungchow app"
+        app.send_signal(stop)  # to pungchow app alone, as `kill PID` or a service manager would send it
+        assert app.wait(timeout=30) != 0
+        assert not _serving(port), "nothing answers on the port"
+        for pid in streamlit:
+            assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2], f"Streamlit ({pid}) still runs"
+    finally:
+        if app.poll() is None:
+            app.kill()
+        for pid in streamlit:  # a failing run leaves nothing behind either
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass

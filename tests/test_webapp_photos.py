@@ -47,7 +47,10 @@ def test_boxes_and_faces_are_drawn() -> None:
     image = np.zeros((1400, 2100, 3), np.uint8)
     tiles = [ReviewTile(0, "5D", box=(200, 400, 260, 480), confidence=0.4), ReviewTile(1, "RD")]
     drawn = draw_detections(image, tiles, chosen=0)
-    assert drawn.shape == image.shape and drawn[400:480, 200].any()
+    assert drawn.shape[1] == image.shape[1] and drawn[400:480, 200].any()
+    assert drawn.shape[0] > image.shape[0] and drawn[1400:].any(), "a strip under the photo explains the colours"
+    assert draw_detections(image, tiles, legend=False).shape == image.shape
+    assert drawn[400 - 40 : 400, 200:230].any(), "the box's number is written above it"
     small = draw_detections(np.zeros((200, 300, 3), np.uint8), tiles[:1])
     assert small.shape[0] > 200, "a small photo is enlarged so its labels can be read"
     assert tile_face("XX").size == tile_face("1B").size

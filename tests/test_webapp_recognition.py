@@ -27,7 +27,8 @@ def test_recognition_json_becomes_a_review() -> None:
         ],
     }
     review = review_from_result(result)
-    assert len(review.tiles) == 15, "the tile beside the hand is not the player's"
+    assert len(review.tiles) == 16, "every box found is shown"
+    assert [t.code for t in review.tiles if not t.in_hand] == ["4B"], "the tile beside the hand is set aside, not counted"
     assert review.tiles[0].box == (0, 5, 9, 17), "boxes arrive as x, y, w, h"
     assert review.winning_tile == 13 and review.tile(13).group is None
     assert [t.code for t in tiles_to_check(review)] == ["NW"]

@@ -19,7 +19,8 @@ def recognised() -> rv.Review:
         for i, c in enumerate(codes)
     ]
     detections[6] = {"code": "NW", "box": (60, 0, 69, 12), "confidence": 0.41, "alternatives": [("NW", 0.41), ("SW", 0.38), ("WW", 0.1)]}
-    return rv.from_detections(detections, groups=[[11, 12, 13], [8, 9, 10]], winning_index=12)
+    review = rv.from_detections(detections, groups=[[11, 12, 13], [8, 9, 10]], winning_index=12)
+    return rv.set_circumstances(review, won_by="discard")
 
 
 def test_typed_hand_round_trips_to_the_scorer() -> None:
@@ -81,7 +82,7 @@ def test_concealed_kong_from_face_down_ends() -> None:
     )
     with pytest.raises(PungChowError):
         rv.mark_concealed_kong(rv.add_tile(review, "5C", group=0), 0)
-    kong = rv.mark_concealed_kong(review, 0)
+    kong = rv.set_circumstances(rv.mark_concealed_kong(review, 0), won_by="wall")
     hand, problems = rv.to_hand(kong)
     assert problems == []
     assert str(hand).endswith("(1D1D1D1D)")
@@ -129,3 +130,45 @@ def test_not_a_tile_detections_and_guesses_are_dropped() -> None:
     )
     assert [t.code for t in review.tiles] == ["5D"]
     assert review.tiles[0].alternatives == (("5D", 0.6), ("6D", 0.1))
+
+
+def test_a_photo_never_guesses_how_the_hand_was_won() -> None:
+    review = rv.from_detections([{"code": c, "confidence": 0.99} for c in "1B 2B 3B 4B 5B 6B 7B 8B 9B EW EW EW RD RD".split()])
+    assert review.won_by is None
+    assert any("how the hand was won" in p for p in rv.to_hand(review)[1])
+
+
+def test_tiles_are_numbered_in_photo_order_row_by_row() -> None:
+    boxes = [(300, 10, 340, 60), (10, 12, 50, 62), (20, 100, 60, 150), (160, 8, 200, 58), (5, 102, 45, 152)]
+    review = rv.from_detections([{"code": c, "box": b, "confidence": 0.9} for c, b in zip(["EW", "SW", "WW", "NW", "RD"], boxes)])
+    assert [t.code for t in rv.tiles_in_photo_order(review)] == ["SW", "NW", "EW", "RD", "WW"]
+
+
+def test_a_box_set_aside_is_one_tap_from_the_hand() -> None:
+    review = rv.from_detections([{"code": "5D", "confidence": 0.9, "in_hand": False}, {"code": "6D", "confidence": 0.9}])
+    assert [t.code for t in review.hand_tiles] == ["6D"]
+    counted = rv.set_in_hand(review, 0, True)
+    assert [t.code for t in counted.hand_tiles] == ["5D", "6D"]
+    assert rv.correction_text(counted.corrections[-1].to_dict()) == "#0 5D counted in this hand"
+    with pytest.raises(PungChowError, match="not in this hand"):
+        rv.set_winning_tile(review, 0)
+
+
+def test_the_reader_marks_the_winning_tile_only_when_sure() -> None:
+    detections = [{"code": "5D", "confidence": 0.95}, {"code": "6D", "confidence": 0.3}]
+    assert rv.from_detections(detections, winning_index=0).winning_from_reader
+    assert rv.from_detections(detections, winning_index=1).winning_tile is None
+
+
+def test_corrections_read_as_sentences() -> None:
+    fixed = rv.replace_tile(recognised(), 6, "SW")
+    assert rv.correction_text(fixed.corrections[-1].to_dict()) == "#6 was read as NW, it is SW"
+    assert rv.correction_text({"action": "circumstances", "won_by": "wall"}) == "won by: wall"
+
+
+def test_the_wrong_group_taken_for_the_hand_is_swapped_in_one_step() -> None:
+    caption = [{"code": c, "confidence": 0.5} for c in ("EW", "NW")]
+    row = [{"code": c, "confidence": 0.9, "in_hand": False} for c in ("1B", "2B", "3B")]
+    swapped = rv.swap_aside(rv.from_detections(caption + row))
+    assert [t.code for t in swapped.hand_tiles] == ["1B", "2B", "3B"]
+    assert rv.correction_text(swapped.corrections[-1].to_dict()) == "counted #2, #3, #4 in this hand and set aside #0, #1"

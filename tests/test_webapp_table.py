@@ -83,3 +83,10 @@ def test_a_drawn_deal_pays_nothing() -> None:
     settlement = tb.settle_table(table, results, "harr-1922")
     assert settlement["payments"] == [] and set(settlement["net"].values()) == {0}
     assert any("drawn" in note for note in settlement["notes"])
+
+
+def test_table_cells_are_text_so_a_column_has_one_type() -> None:
+    from webapp.widgets import text_table
+
+    rows = text_table([{"value": 4, "for": "pung"}, {"value": "x2", "for": None}])
+    assert rows == [{"value": "4", "for": "pung"}, {"value": "x2", "for": ""}]

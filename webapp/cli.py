@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
+from types import FrameType
 
 from pungchow.argtypes import port
 from webapp.history import default_db_path
-from webapp.photos import MAX_UPLOAD_MB
+from webapp.photos import SERVER_UPLOAD_MB
 
 APP_PATH = Path(__file__).with_name("app.py")
 
@@ -27,7 +29,7 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
         "--server.port", str(args.port),
         "--server.address", args.address,
         "--server.headless", "true" if args.headless else "false",
-        "--server.maxUploadSize", str(MAX_UPLOAD_MB),
+        "--server.maxUploadSize", str(SERVER_UPLOAD_MB),
         "--browser.gatherUsageStats", "false",
         "--client.showErrorDetails", "none",
         "--client.toolbarMode", "minimal",
@@ -43,10 +45,68 @@ def streamlit_env(args: argparse.Namespace) -> dict[str, str]:
     return env
 
 
+#: Signals that stop the page: each is passed on to Streamlit and its children.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
+#: Seconds Streamlit gets to close its sessions before it is killed.
+GRACE_S = 10.0
+
+
+class _Stopped(Exception):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_stopped(signum: int, frame: FrameType | None) -> None:
+    raise _Stopped(signum)
+
+
+def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> bool:
+    """Send ``sig`` to Streamlit's process group; False once nothing of it is left."""
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def stop_server(proc: subprocess.Popen[bytes], grace_s: float = GRACE_S) -> None:
+    """Stop Streamlit and everything it started: asked first, and after ``grace_s`` whatever is left is killed."""
+    if not _signal_group(proc, signal.SIGTERM):
+        return
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        pass
+    _signal_group(proc, getattr(signal, "SIGKILL", signal.SIGTERM))
+    proc.wait()
+
+
 def _app(args: argparse.Namespace) -> int:
+    """Serve the page until it stops, or until this process is told to stop: then no part of it keeps serving.
+
+    Streamlit runs in its own process group, so a SIGTERM, SIGHUP or Ctrl-C sent to ``pungchow app``
+    reaches Streamlit and whatever it started, and nothing is left holding the port.
+    """
     command = streamlit_command(args)
     print(f"pungchow: history in {streamlit_env(args)['PUNGCHOW_DB']}; open http://{args.address}:{args.port}", file=sys.stderr)
-    return subprocess.call(command, env=streamlit_env(args))
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    proc = subprocess.Popen(command, env=streamlit_env(args), start_new_session=True)
+    try:
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, _raise_stopped)
+        return proc.wait()
+    except (_Stopped, KeyboardInterrupt) as exc:
+        stop_server(proc)
+        return 128 + (exc.signum if isinstance(exc, _Stopped) else signal.SIGINT)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if proc.poll() is None:
+            stop_server(proc)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -19,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from webapp.review import LOW_CONFIDENCE, ReviewTile
 
 #: Photos smaller than this on the long side are enlarged before boxes are drawn on them.
-DRAW_LONG_SIDE = 1400
+DRAW_LONG_SIDE = 2000
 #: The palette's tile size in pixels (width, height).
 TILE_W, TILE_H = 48, 64
 FACE_STYLE = "hk-serif"
@@ -59,8 +60,14 @@ def box_colour(tile: ReviewTile) -> tuple[int, int, int]:
     return UNSURE if tile.confidence >= LOW_CONFIDENCE / 2 else DOUBTFUL
 
 
-def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int | None = None) -> np.ndarray:
-    """The photo (RGB) with each tile's box, code and confidence; the chosen tile stands out."""
+LEGEND = (("sure", SURE), ("unsure", UNSURE), ("doubtful", DOUBTFUL), ("checked by you", TYPED), ("not in the hand", (140, 140, 140)))
+
+
+def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int | None = None, *, legend: bool = True) -> np.ndarray:
+    """The photo (RGB) with each box numbered as on the page, its code and confidence, and a legend of the colours.
+
+    The one drawing of boxes: the page's dispute record and ``pungchow recognize --overlay`` both use it.
+    """
     img = Image.fromarray(np.ascontiguousarray(image))
     scale = max(1, min(3, round(DRAW_LONG_SIDE / max(img.size))))
     if scale > 1:
@@ -70,19 +77,76 @@ def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int 
     tiles = [replace(t, box=tuple(v * scale for v in t.box)) for t in tiles if t.box is not None]  # type: ignore[misc]
     widths = sorted(t.box[2] - t.box[0] for t in tiles if t.box is not None)
     tile_width = widths[len(widths) // 2] if widths else max(img.size) / 20
-    line = max(1, round(tile_width / 30))
-    font = _font(max(9, round(tile_width / 3.2)), cjk=False)
+    line = max(2, round(tile_width / 25))
+    font = _font(max(16, round(tile_width / 3)), cjk=False)
+    small = _font(max(12, round(tile_width / 4.6)), cjk=False)
     for tile in sorted(tiles, key=lambda t: t.id == chosen):
         assert tile.box is not None
         x0, y0, x1, y1 = tile.box
-        colour = CHOSEN if tile.id == chosen else box_colour(tile)
-        draw.rectangle((x0, y0, x1, y1), outline=colour, width=line * (3 if tile.id == chosen else 1))
-        text = tile.code if tile.confidence is None else f"{tile.code} {tile.confidence:.0%}"
-        left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+        colour = CHOSEN if tile.id == chosen else box_colour(tile) if tile.in_hand else (140, 140, 140)
+        draw.rectangle((x0, y0, x1, y1), outline=colour, width=line * (2 if tile.id == chosen else 1))
+        # The number above the box, as on the page; the code and how sure, small, along the box's foot.
+        number = f"#{tile.id}"
+        left, top, right, bottom = draw.textbbox((0, 0), number, font=font)
         label_y = max(0, y0 - (bottom - top) - 2 * line)
         draw.rectangle((x0, label_y, x0 + (right - left) + 2 * line, label_y + (bottom - top) + 2 * line), fill=colour)
-        draw.text((x0 + line - left, label_y + line - top), text, fill=(255, 255, 255), font=font)
-    return np.asarray(img)
+        draw.text((x0 + line - left, label_y + line - top), number, fill=(255, 255, 255), font=font)
+        lines = [tile.code] + ([] if tile.confidence is None else [f"{tile.confidence:.0%}"])
+        heights = [draw.textbbox((0, 0), t, font=small) for t in lines]
+        foot = y1 - sum(b[3] - b[1] + line for b in heights) - line
+        for text, (left, top, right, bottom) in zip(lines, heights):
+            draw.rectangle((x0 + line, foot, x0 + line + (right - left) + 2 * line, foot + (bottom - top) + line), fill=colour)
+            draw.text((x0 + 2 * line - left, foot + line // 2 - top), text, fill=(255, 255, 255), font=small)
+            foot += bottom - top + line
+    return np.asarray(_with_legend(img, line) if legend else img)
+
+
+def recognition_overlay(image: np.ndarray, recognition: dict) -> np.ndarray:
+    """What ``pungchow recognize --overlay`` writes: the reader's JSON drawn as the page draws it, numbers and all."""
+    from webapp.recognition import review_from_result
+
+    return draw_detections(image, review_from_result(recognition).tiles)
+
+
+def _with_legend(img: Image.Image, pad: int) -> Image.Image:
+    """Lines under the photo saying what each colour means, wrapped to the photo's width."""
+    font = _font(max(14, img.size[0] // 60), cjk=False)
+    probe = ImageDraw.Draw(img)
+    entries = [(name + (f" ({LOW_CONFIDENCE:.0%} or more)" if colour == SURE else ""), colour) for name, colour in LEGEND]
+    entries = [("the number is the tile's on the page:", None)] + entries  # type: ignore[list-item]
+    text_h = probe.textbbox((0, 0), "Ag", font=font)[3]
+    row_h = text_h + 2 * pad
+    rows: list[list[tuple[str, Any, int]]] = [[]]
+    x = 2 * pad
+    for name, colour in entries:
+        width = (row_h if colour else 0) + round(probe.textlength(name, font=font)) + 3 * pad
+        if rows[-1] and x + width > img.size[0]:
+            rows.append([])
+            x = 2 * pad
+        rows[-1].append((name, colour, x))
+        x += width
+    strip = Image.new("RGB", (img.size[0], img.size[1] + row_h * len(rows) + pad), (255, 255, 255))
+    strip.paste(img, (0, 0))
+    draw = ImageDraw.Draw(strip)
+    for r, row in enumerate(rows):
+        y = img.size[1] + pad + r * row_h
+        for name, colour, x in row:
+            if colour:
+                draw.rectangle((x, y + pad, x + text_h, y + pad + text_h), fill=colour)
+                x += row_h
+            draw.text((x, y + pad), name, fill=(20, 20, 20), font=font)
+    return strip
+
+
+def tile_crop(image: np.ndarray, box: tuple[int, int, int, int], height: int = 96) -> Image.Image:
+    """The photographed tile with a little of the table round it, at a height the fix panel shows."""
+    x0, y0, x1, y1 = box
+    margin = max(2, (x1 - x0) // 8)
+    h, w = image.shape[:2]
+    crop = Image.fromarray(np.ascontiguousarray(image[max(0, y0 - margin) : min(h, y1 + margin), max(0, x0 - margin) : min(w, x1 + margin)]))
+    if crop.size[0] < 1 or crop.size[1] < 1:
+        return Image.new("RGB", (TILE_W, TILE_H), (255, 255, 255))
+    return crop.resize((max(1, round(crop.size[0] * height / crop.size[1])), height), Image.LANCZOS)
 
 
 def _plain_face(code: str) -> Image.Image:
@@ -128,8 +192,9 @@ def tile_face(code: str) -> Image.Image:
     return face.resize((TILE_W, TILE_H), Image.LANCZOS)
 
 
+@lru_cache(maxsize=64)
 def tile_face_png(code: str) -> bytes:
-    """The face as PNG bytes (what ``st.image`` and the history's export take)."""
+    """The face as PNG bytes (what ``st.image`` and the history's export take), encoded once per process."""
     buf = BytesIO()
     tile_face(code).save(buf, format="PNG")
     return buf.getvalue()

@@ -305,14 +305,29 @@ class History:
 
     def save_deal(
         self, game_id: int, hands: Sequence[HandToKeep], *, settlement: Mapping[str, Any] | None = None,
-        rule_set: str = "", rule_version: str = "", east: str | None = None,
+        rule_set: str = "", rule_version: str = "", east: str | None = None, deal: int | None = None,
     ) -> int:
         """Keep a whole deal (its number, every hand and the settlement) in one transaction; returns the deal's number.
 
         A kill in the middle leaves nothing of the deal; two sessions saving at once get different
         numbers (the number is read under the write lock, and a settlement's number is unique).
+        With ``deal`` the hands join a deal already begun (hands saved one by one before the table
+        settled); a deal settled already is refused, never replaced.
         """
         self.game(game_id)
+        if deal is not None:
+            try:
+                with self._connect(immediate=True) as db:
+                    for keep in hands:
+                        _insert_hand(db, game_id, deal, keep)
+                    if settlement is not None:
+                        _insert_settlement(db, game_id, deal, settlement, rule_set, rule_version, east)
+                    return deal
+            except HistoryError as exc:
+                if "UNIQUE" in str(exc):
+                    raise HistoryError(f"deal {deal} of game {game_id} is settled already; a settlement is kept once, "
+                                       "never replaced") from None
+                raise
         for _ in range(DEAL_TRIES):
             try:
                 with self._connect(immediate=True) as db:

@@ -19,6 +19,9 @@ from scoring.errors import PungChowError
 
 #: Largest upload the page reads, in megabytes (``server.maxUploadSize`` in ``.streamlit/config.toml`` matches).
 MAX_UPLOAD_MB = 20
+#: What the server accepts: more than the page reads, so a photo over the limit gets the page's
+#: own message (what is wrong, what to do) instead of only the uploader's red mark.
+SERVER_UPLOAD_MB = 5 * MAX_UPLOAD_MB
 #: Largest side in pixels: beyond this a photo is almost surely not of a hand at a table.
 MAX_SIDE = 12000
 #: Photos are shrunk to this long side for reading and drawing: more pixels show no more tiles.

@@ -49,8 +49,12 @@ def load_reader() -> Reader:
 
 def read_tiles(reader: Reader, photo: Photo, tileset: str | None = None) -> Review:
     """Read the photo with the recognizer (tuned to a calibrated ``tileset`` if named) into a review to correct."""
-    recognition = reader.pipeline.recognize(photo.image, tileset=tileset or None)
-    return review_from_result(recognition.to_json())
+    return review_from_result(recognise(reader, photo, tileset))
+
+
+def recognise(reader: Reader, photo: Photo, tileset: str | None = None) -> dict[str, Any]:
+    """What the recognizer saw in the photo, as its JSON (``Recognition.to_json()``)."""
+    return dict(reader.pipeline.recognize(photo.image, tileset=tileset or None).to_json())
 
 
 #: Recognizer group kinds whose tiles stay in hand; every other kind is a declared set.
@@ -60,9 +64,11 @@ IN_HAND_KINDS = ("concealed", "winning", "bonus", "other")
 def review_from_result(result: dict[str, Any]) -> Review:
     """A review from the recognizer's JSON (``Recognition.to_json()``).
 
-    Tiles of groups not in the player's hand (another player's rack) are left out; a group of
-    kind ``winning`` marks the winning tile; an ``other`` group is left in hand for the player
-    to sort, as the recognizer's own hand builder does.
+    Every box is kept, so the player sees all the reader found: tiles of groups the reader took
+    for no part of the hand (another player's rack, a caption's letters) are set aside, one tap
+    from being counted. A group of kind ``winning`` marks the winning tile (kept only when the
+    reader was sure of it); an ``other`` group is left in hand for the player to sort, as the
+    recognizer's own hand builder does.
     """
     detections: list[dict[str, Any]] = []
     in_hand: set[int] = set()
@@ -85,14 +91,13 @@ def review_from_result(result: dict[str, Any]) -> Review:
         index = int(tile.get("index", len(detections)))
         x, y, w, h = (float(v) for v in tile["box"])
         detections.append({
-            "code": tile["code"] if index in in_hand or not result.get("groups") else "NT",
+            "code": tile["code"],
             "box": (x, y, x + w, y + h),
             "confidence": float(tile.get("confidence", 0.0)),
             "alternatives": [(a["code"], float(a["p"])) for a in tile.get("top3", [])],
+            "in_hand": index in in_hand or not result.get("groups"),
         })
     return from_detections(detections, sets, concealed_sets, winning_index=winning, recognised=result)
-
-
 
 
 def _tileset_module() -> Any:

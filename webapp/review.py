@@ -46,11 +46,14 @@ class ReviewTile:
     alternatives: tuple[tuple[str, float], ...] = ()
     group: int | None = None
     source: str = "typed"  # recognised | typed | added | corrected
+    in_hand: bool = True
 
     @property
     def label(self) -> str:
+        """How the page names a tile: the number drawn on the photo, its face, how sure the reader was."""
         sure = "" if self.confidence is None else f" ({self.confidence:.0%})"
-        return f"#{self.id} {self.code}{sure}"
+        aside = "" if self.in_hand else ", not in this hand"
+        return f"#{self.id} {self.code}{sure}{aside}"
 
 
 @dataclass(frozen=True)
@@ -79,13 +82,19 @@ class Review:
     tiles: tuple[ReviewTile, ...] = ()
     groups: tuple[ReviewGroup, ...] = ()
     winning_tile: int | None = None
-    won_by: WinMethod = WinMethod.DISCARD
+    won_by: WinMethod | None = None
     seat_wind: str = "E"
     prevailing_wind: str = "E"
     winner: bool = True
     flags: frozenset[str] = frozenset()
     corrections: tuple[Correction, ...] = ()
     recognised: dict[str, Any] | None = field(default=None, compare=False)
+    winning_from_reader: bool = False
+
+    @property
+    def hand_tiles(self) -> list[ReviewTile]:
+        """The tiles counted in this hand: every box but those the player or the reader set aside."""
+        return [t for t in self.tiles if t.in_hand]
 
     @property
     def next_id(self) -> int:
@@ -108,7 +117,7 @@ class Review:
         raise PungChowError(f"there is no set {group_id} in this hand any more: pick another")
 
     def tiles_in(self, group_id: int | None) -> list[ReviewTile]:
-        return [t for t in self.tiles if t.group == group_id]
+        return [t for t in self.tiles if t.group == group_id and t.in_hand]
 
     def group_label(self, group_id: int | None) -> str:
         """How the page names a set: its number and its tiles in notation."""
@@ -161,7 +170,7 @@ def from_hand(hand: Hand, *, source: str = "typed") -> Review:
         tiles=tuple(tiles),
         groups=tuple(groups),
         winning_tile=winning_id,
-        won_by=hand.won_by or WinMethod.WALL,
+        won_by=hand.won_by,
         seat_wind=hand.seat_wind,
         prevailing_wind=hand.prevailing_wind,
         winner=hand.winner,
@@ -219,6 +228,9 @@ def from_detections(
     ``alternatives`` ([(code, confidence), ...], best first); ``groups`` lists the detection
     indices of each declared set and ``concealed_groups`` the positions of concealed ones.
     """
+    detections = list(detections)
+    order = photo_order([d.get("box") for d in detections])
+    new_id = {index: position for position, index in enumerate(order)}
     group_of: dict[int, int] = {}
     review_groups: list[ReviewGroup] = []
     hidden = set(concealed_groups)
@@ -227,27 +239,56 @@ def from_detections(
         for index in members:
             group_of[index] = gid
     tiles: list[ReviewTile] = []
-    for i, det in enumerate(detections):
-        if str(det["code"]) not in ALL_CODES:
+    for i in order:
+        det = detections[i]
+        code = str(det["code"])
+        guesses = tuple((str(c), float(p)) for c, p in det.get("alternatives", ()) if str(c) in ALL_CODES)[:3]
+        if code not in ALL_CODES:
             continue  # the reader's own "not a tile": nothing for the player to check
         box = det.get("box")
         tiles.append(
             ReviewTile(
-                id=i,
-                code=str(det["code"]),
+                id=new_id[i],
+                code=code,
                 box=tuple(int(round(v)) for v in box) if box is not None else None,  # type: ignore[arg-type]
                 confidence=float(det.get("confidence", 1.0)),
-                alternatives=tuple((str(c), float(p)) for c, p in det.get("alternatives", ()) if str(c) in ALL_CODES)[:3],
+                alternatives=guesses,
                 group=group_of.get(i),
                 source="recognised",
+                in_hand=bool(det.get("in_hand", True)),
             )
         )
     used = {t.group for t in tiles}
     review_groups = [g for g in review_groups if g.id in used]
     review = Review(tiles=tuple(tiles), groups=tuple(review_groups), recognised=recognised)
-    if winning_index is not None and any(t.id == winning_index for t in tiles):
-        review = replace(review, winning_tile=winning_index)
+    if winning_index is not None and winning_index in new_id:
+        winner_id = new_id[winning_index]
+        if any(t.id == winner_id and t.in_hand and (t.confidence or 0.0) >= LOW_CONFIDENCE for t in tiles):
+            review = replace(review, winning_tile=winner_id, winning_from_reader=True)
     return review
+
+
+def photo_order(boxes: Sequence[Sequence[float] | None]) -> list[int]:
+    """Indices of the boxes as a player reads the table: row by row from the top, left to right.
+
+    A box starts a new row when its middle lies below the current row by more than half a tile's
+    height; boxes without a place keep their order, after the others.
+    """
+    placed = [i for i, b in enumerate(boxes) if b is not None]
+    if not placed:
+        return list(range(len(boxes)))
+    heights = sorted(float(boxes[i][3]) - float(boxes[i][1]) for i in placed)  # type: ignore[index]
+    half = max(1.0, heights[len(heights) // 2] / 2)
+    rows: list[list[int]] = []
+    row_middle = float("-inf")
+    for i in sorted(placed, key=lambda i: (float(boxes[i][1]) + float(boxes[i][3])) / 2):  # type: ignore[index]
+        middle = (float(boxes[i][1]) + float(boxes[i][3])) / 2  # type: ignore[index]
+        if middle - row_middle > half:
+            rows.append([])
+            row_middle = middle
+        rows[-1].append(i)
+    ordered = [i for row in rows for i in sorted(row, key=lambda i: float(boxes[i][0]))]  # type: ignore[index]
+    return ordered + [i for i, b in enumerate(boxes) if b is None]
 
 
 # --- what to check first ----------------------------------------------------------------------
@@ -255,13 +296,18 @@ def from_detections(
 
 def tiles_to_check(review: Review, threshold: float = LOW_CONFIDENCE) -> list[ReviewTile]:
     """Recognised tiles the reader was unsure of, least sure first."""
-    unsure = [t for t in review.tiles if t.confidence is not None and t.confidence < threshold]
+    unsure = [t for t in review.tiles if t.in_hand and t.confidence is not None and t.confidence < threshold]
     return sorted(unsure, key=lambda t: (t.confidence, t.id))
 
 
 def tiles_in_review_order(review: Review) -> list[ReviewTile]:
     """Every tile, least sure first; tiles the player already vouched for come last."""
-    return sorted(review.tiles, key=lambda t: (t.confidence is None, t.confidence or 0.0, t.id))
+    return sorted(review.tiles, key=lambda t: (not t.in_hand, t.confidence is None, t.confidence or 0.0, t.id))
+
+
+def tiles_in_photo_order(review: Review) -> list[ReviewTile]:
+    """Every tile by its number: the numbers follow the photo, row by row, left to right; added tiles last."""
+    return sorted(review.tiles, key=lambda t: t.id)
 
 
 def replacement_choices(review: Review, tile_id: int) -> list[str]:
@@ -300,6 +346,36 @@ def add_tile(review: Review, code: str, group: int | None = None) -> Review:
         review.group(group)
     tile = ReviewTile(review.next_id, new_code, group=group, source="added")
     return replace(review, tiles=review.tiles + (tile,), corrections=_log(review, "add", tile=tile.id, code=new_code, group=group))
+
+
+def set_in_hand(review: Review, tile_id: int, in_hand: bool) -> Review:
+    """Count a box in this hand, or set it aside (a tile of the next player's, a caption read as tiles)."""
+    old = review.tile(tile_id)
+    if old.in_hand == in_hand:
+        return review
+    tiles = _with_tile(review, tile_id, in_hand=in_hand, group=old.group if in_hand else None)
+    return replace(
+        review,
+        tiles=tiles,
+        groups=_drop_empty_groups(tuple(t for t in tiles if t.in_hand), review.groups),
+        winning_tile=None if review.winning_tile == tile_id and not in_hand else review.winning_tile,
+        corrections=_log(review, "into-hand" if in_hand else "aside", tile=tile_id, code=old.code),
+    )
+
+
+def swap_aside(review: Review) -> Review:
+    """The reader took the wrong group for the hand (a caption's letters, not the row of tiles): in one
+    step the tiles set aside are counted and the concealed tiles it had counted are set aside."""
+    counted = [t.id for t in review.tiles if not t.in_hand]
+    dropped = [t.id for t in review.tiles if t.in_hand and t.group is None]
+    if not counted:
+        return review
+    tiles = tuple(replace(t, in_hand=not t.in_hand) if t.id in counted or t.id in dropped else t for t in review.tiles)
+    return replace(
+        review, tiles=tiles,
+        winning_tile=None if review.winning_tile in dropped else review.winning_tile,
+        corrections=_log(review, "swap-aside", counted=counted, aside=dropped),
+    )
 
 
 def delete_tile(review: Review, tile_id: int) -> Review:
@@ -377,11 +453,12 @@ def mark_concealed_kong(review: Review, group: int) -> Review:
 
 def set_winning_tile(review: Review, tile_id: int | None) -> Review:
     """Which tile completed the hand (several rules and the discard check depend on it)."""
-    if tile_id is not None:
-        review.tile(tile_id)
+    if tile_id is not None and not review.tile(tile_id).in_hand:
+        raise PungChowError(f"tile #{tile_id} is not in this hand: bring it into the hand first")
     if review.winning_tile == tile_id:
-        return review
-    return replace(review, winning_tile=tile_id, corrections=_log(review, "winning-tile", tile=tile_id))
+        return replace(review, winning_from_reader=False) if review.winning_from_reader else review
+    return replace(review, winning_tile=tile_id, winning_from_reader=False,
+                   corrections=_log(review, "winning-tile", tile=tile_id))
 
 
 def set_circumstances(
@@ -424,6 +501,8 @@ def to_hand(review: Review) -> tuple[Hand | None, list[str]]:
     A hand with problems is still returned when its sets can be built, so the page can show it.
     """
     problems: list[str] = []
+    if review.winner and review.won_by is None:
+        problems.append("say how the hand was won: off a discard, or from the wall")
     melds: list[Meld] = []
     for g in review.groups:
         members = [Tile(t.code) for t in review.tiles_in(g.id)]
@@ -436,7 +515,7 @@ def to_hand(review: Review) -> tuple[Hand | None, list[str]]:
         problems.append("a face-down tile (XX) lies among the concealed tiles: put it in its kong, or delete it")
     loose = [t for t in loose if not t.is_face_down]
     winning: Tile | None = None
-    if review.winner and review.winning_tile is not None:
+    if review.winner and review.winning_tile is not None and review.tile(review.winning_tile).in_hand:
         code = review.tile(review.winning_tile).code
         winning = Tile(code) if code != "XX" else None
     hand = Hand(
@@ -464,3 +543,42 @@ def scoreable_hand(review: Review) -> Hand:
 
 def corrections_as_dicts(review: Review) -> list[dict[str, Any]]:
     return [c.to_dict() for c in review.corrections]
+
+
+def _set_name(group: Any) -> str:
+    return "the concealed tiles" if group is None else f"set {int(group) + 1}"
+
+
+def correction_text(correction: dict[str, Any]) -> str:
+    """One correction as a player would say it ("#7 was NW, is SW"), for the page and the history."""
+    c = dict(correction)
+    tile = f"#{c['tile']}" if c.get("tile") is not None else "the winning tile"
+    action = c.get("action")
+    if action == "replace":
+        return f"{tile} was read as {c.get('was')}, it is {c.get('now')}"
+    if action == "confirm":
+        return f"{tile} {c.get('code')}: checked, the reader was right"
+    if action == "add":
+        return f"added {tile} {c.get('code')}, missed by the reader, to {_set_name(c.get('group'))}"
+    if action == "delete":
+        return f"deleted {tile} {c.get('code')}: not a tile"
+    if action == "aside":
+        return f"{tile} {c.get('code')} set aside: not part of this hand"
+    if action == "swap-aside":
+        return ("counted " + ", ".join(f"#{t}" for t in c.get("counted", [])) + " in this hand and set aside "
+                + (", ".join(f"#{t}" for t in c.get("aside", [])) or "nothing"))
+    if action == "into-hand":
+        return f"{tile} {c.get('code')} counted in this hand"
+    if action == "move":
+        return f"moved {tile} {c.get('code')} from {_set_name(c.get('was'))} to {_set_name(c.get('now'))}"
+    if action == "new-set":
+        return "declared a set of " + ", ".join(f"#{t}" for t in c.get("tiles", []))
+    if action == "dissolve-set":
+        return f"broke up {_set_name(c.get('group'))}: its tiles were never declared"
+    if action in ("concealed", "exposed"):
+        return f"{_set_name(c.get('group'))} marked {action}"
+    if action == "winning-tile":
+        return "winning tile: not marked" if c.get("tile") is None else f"winning tile: #{c['tile']}"
+    if action == "circumstances":
+        return "; ".join(f"{k.replace('_', ' ')}: {', '.join(v) if isinstance(v, list) else v}" for k, v in c.items() if k != "action")
+    return ", ".join(f"{k} {v}" for k, v in c.items())

@@ -17,6 +17,8 @@ these names and nowhere else:
 ``history_path``     the SQLite file (``--db``; default :func:`webapp.history.default_db_path`)
 ``game_id``          the game being recorded, or None before one is started
 ``loaded_hand``      id of the hand reloaded from the history onto *Score a hand* (None: a new hand)
+``saved_hand``       id the hand on *Score a hand* was saved under, so a deal that uses it links to it, not a copy
+``seat_review_N``    the review of seat N's photo on *Settle the table* (with ``seat_photo_N``, ``seat_picked_N``, ``seat_version_N``)
 
 Widget keys start with ``w_`` and are never read outside the page that draws them.
 """
@@ -40,6 +42,7 @@ SETTLE_ASKED = "settle_asked"
 HISTORY_PATH = "history_path"
 GAME_ID = "game_id"
 LOADED_HAND = "loaded_hand"
+SAVED_HAND = "saved_hand"
 
 #: The choice that scores the hand under every rule set side by side.
 ALL_RULES = "all"
@@ -59,6 +62,7 @@ DEFAULTS: dict[str, Any] = {
     HISTORY_PATH: None,
     GAME_ID: None,
     LOADED_HAND: None,
+    SAVED_HAND: None,
 }
 
 

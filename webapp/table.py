@@ -25,9 +25,10 @@ class Seat:
     player: str
     notation: str = ""
     winning_tile: str = ""
-    won_by: str = "discard"
+    won_by: str = ""  # asked, never assumed: "" until the player says how the winner went out
     photo_sha256: str | None = None
     thumbnail: bytes | None = field(default=None, repr=False)
+    hand_id: int | None = None  # the hand saved from *Score a hand*: the deal links to it instead of keeping a copy
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ def hand_of(table: Table, index: int) -> Hand:
     if not seat.notation.strip():
         raise PungChowError(f"{seat.player} has no hand yet: type it or read it from a photo")
     won = table.winner == index
+    if won and not seat.won_by:
+        raise PungChowError(f"say how {seat.player} went out: off a discard, or from the wall")
     try:
         return Hand.parse(
             seat.notation,

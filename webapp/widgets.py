@@ -17,6 +17,11 @@ from webapp.history import History, default_db_path
 from webapp.scores import alternative_rows, breakdown_rows, total_text
 
 
+def text_table(rows: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Every cell as text: a column mixing numbers and words ("x2", 4) is one type for the table."""
+    return [{k: "" if v is None else str(v) for k, v in row.items()} for row in rows]
+
+
 def page_title(title: str) -> None:
     """The page's title, then the message an action left for this run (set under ``state.MESSAGE``)."""
     st.title(title)
@@ -25,13 +30,21 @@ def page_title(title: str) -> None:
         st.error(message)
 
 
+def player_words(message: str) -> str:
+    """The scorer's messages name command-line flags; on the page they name the page's own controls."""
+    return (message.replace("score it with --loser if it did not win", "untick *Went out* if it did not win")
+            .replace("drop --won-by or mark it the winner", "tick *Went out* if it did")
+            .replace("--won-by", "*Won by*").replace("--loser", "*Went out*")
+            .replace("pass another with --db", "choose another history file when starting the page"))
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Show a player's mistake (bad notation, impossible hand, bad photo) as a message, not a traceback."""
     try:
         yield
     except PungChowError as exc:
-        st.error(str(exc))
+        st.error(player_words(str(exc)))
 
 
 @st.cache_resource(show_spinner=False)
@@ -45,6 +58,16 @@ def reader() -> recognition.Reader:
     """The recognizer with its ONNX sessions, loaded once per server (looked up on the module at
     call time, so a test can stand in for it)."""
     return recognition.load_reader()
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _recognised(sha256: str, tileset: str | None, _photo: Any) -> dict[str, Any]:
+    return recognition.recognise(reader(), _photo, tileset)
+
+
+def read_tiles_once(photo: Any, tileset: str | None = None) -> dict[str, Any]:
+    """What the reader saw in this photo, read once per photo and tile set (keyed by the photo's hash)."""
+    return _recognised(photo.sha256, tileset or None, photo)
 
 
 def history() -> History:
@@ -109,14 +132,14 @@ def show_breakdown(result: ScoreResult, *, heading: str | None = None) -> None:
     st.markdown(f"**Arrangement:** `{result.arrangement}`")
     rows = breakdown_rows(result)
     if rows:
-        st.table(rows)
+        st.table(text_table(rows))
     else:
         st.info("No scoring line applies to this hand.")
     st.metric("Score", total_text(result))
     alternatives = alternative_rows(result)
     if alternatives:
         with st.expander(f"Other arrangements of these tiles ({len(alternatives)})"):
-            st.table(alternatives)
+            st.table(text_table(alternatives))
             for alt in result.alternatives:
                 st.markdown(f"`{alt.arrangement}`: {alt.total}")
-                st.table(breakdown_rows(alt))
+                st.table(text_table(breakdown_rows(alt)))

@@ -9,10 +9,10 @@ import streamlit as st
 from scoring.hand import Hand
 from webapp import state
 from webapp.history import HandRecord, HistoryError
-from webapp.review import Correction, from_hand
+from webapp.review import Correction, correction_text, from_hand
 from webapp.table import net_rows, payment_lines, payment_rows
 from webapp.text import markdown_rows, markdown_text
-from webapp.widgets import history, user_errors
+from webapp.widgets import history, text_table, user_errors
 
 
 def new_game_form() -> None:
@@ -64,11 +64,11 @@ def show_record(record: HandRecord) -> None:
         if record.score:
             st.markdown(f"Arrangement {markdown_text(record.score.get('arrangement'))}: **{markdown_text(record.score.get('total'))}**")
             lines = [line for line in record.score.get("lines") or [] if isinstance(line, dict)]
-            st.table(markdown_rows([{"value": _line_value(line), "for": line.get("description"), "citation": line.get("citation")}
-                                    for line in lines]))
+            st.table(markdown_rows(text_table([{"value": _line_value(line), "for": line.get("description"),
+                                                "citation": line.get("citation")} for line in lines])))
         st.markdown(f"Corrections after reading: {len(record.corrections)}")
         if record.corrections:
-            st.json(record.corrections, expanded=False)
+            st.markdown("\n".join(f"{n}. {markdown_text(correction_text(c))}" for n, c in enumerate(record.corrections, 1)))
         if record.recognised:
             with st.expander("What the reader saw"):
                 st.json(record.recognised, expanded=False)
@@ -104,8 +104,10 @@ with user_errors():
                             mime="text/csv", key="w_export_csv")
     st.subheader(f"Hands ({len(hands)})")
     if hands:
-        st.table(markdown_rows([{"hand": h.id, "deal": h.deal, "player": h.player, "tiles": h.notation, "rule set": f"{h.rule_set} v{h.rule_version}",
-                   "score": h.total, "corrections": len(h.corrections), "photo": (h.photo_sha256 or "")[:12]} for h in hands]))
+        # A frame scrolls inside itself: the table fits a phone's width instead of running off it (it shows text, not markdown).
+        st.dataframe(text_table([{"hand": h.id, "deal": h.deal, "player": h.player, "tiles": h.notation,
+                                  "rule set": f"{h.rule_set} v{h.rule_version}", "score": h.total, "corrections": len(h.corrections),
+                                  "photo": (h.photo_sha256 or "")[:12]} for h in hands]), hide_index=True, width="stretch")
         picked = st.selectbox("Open a hand", [h.id for h in hands], key="w_history_hand",
                               format_func=lambda i: next(f"hand {h.id}: {h.player}, deal {h.deal}, {h.total}" for h in hands if h.id == i))
         show_record(next(h for h in hands if h.id == picked))
@@ -120,4 +122,4 @@ with user_errors():
                 if s.damaged or not tables:
                     st.warning("This settlement is damaged: it could not be read from the history file.")
                 for rows in tables:
-                    st.table(markdown_rows(rows))
+                    st.table(markdown_rows(text_table(rows)))

@@ -9,14 +9,14 @@ import streamlit as st
 from scoring.api import ScoreResult, WinMethod, get_rule_set
 from scoring.errors import PungChowError
 from scoring.tiles import WINDS
-from webapp import state
+from webapp import reviewer, state
 from webapp import table as tb
-from webapp.history import HandToKeep
-from webapp.photos import MAX_UPLOAD_MB, read_photo, thumbnail_jpeg
-from webapp.recognition import read_tiles
-from webapp.review import to_hand
+from webapp.history import HandToKeep, HistoryError
+from webapp.photos import read_photo, thumbnail_jpeg
+from webapp.recognition import review_from_result
+from webapp.review import Review, to_hand
 from webapp.scores import total_text
-from webapp.widgets import history, page_title, reader, rule_set_chooser, show_breakdown, user_errors
+from webapp.widgets import history, page_title, read_tiles_once, rule_set_chooser, show_breakdown, text_table, user_errors
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 NOBODY = -1
@@ -35,39 +35,59 @@ def put(table: tb.Table) -> None:
 
 
 def from_hand_page(index: int) -> None:
-    """Take the hand checked on *Score a hand* for this player."""
+    """Take the hand checked on *Score a hand* for this player (linked to it, if it was saved)."""
     review = st.session_state[state.REVIEW]
     if review is None:
         st.session_state[state.MESSAGE] = "there is no hand on the Score a hand page yet"
         return
     hand, problems = to_hand(review)
     if hand is None or problems:
-        st.session_state[state.MESSAGE] = "the hand on the Score a hand page still has problems: " + "; ".join(problems)
+        st.session_state[state.MESSAGE] = "the hand on the Score a hand page still has problems: " + "; ".join(
+            reviewer.player_words(p) for p in problems)
         return
     winning = hand.winning_tile.code if hand.winning_tile else ""
-    won_by = hand.won_by.value if hand.won_by else "discard"
-    table = tb.with_seat(current_table(), index, notation=str(hand), winning_tile=winning, won_by=won_by)
+    won_by = hand.won_by.value if hand.won_by else ""
+    drop_seat_review(index)
+    table = tb.with_seat(current_table(), index, notation=str(hand), winning_tile=winning, won_by=won_by,
+                         hand_id=st.session_state.get(state.SAVED_HAND))
     st.session_state[f"w_seat_hand_{index}"] = str(hand)
     st.session_state[f"w_seat_winning_{index}"] = winning
-    st.session_state[f"w_seat_won_by_{index}"] = won_by
+    st.session_state[f"w_seat_won_by_{index}"] = won_by or None
     put(table)
 
 
+def drop_seat_review(index: int) -> None:
+    """The seat's hand is typed (or taken from the hand page) now, not read from its photo: the typing starts from it."""
+    st.session_state[reviewer.seat_slot(index).review] = None
+    seat = current_table().seats[index]
+    st.session_state[f"w_seat_hand_{index}"] = seat.notation
+    st.session_state[f"w_seat_winning_{index}"] = seat.winning_tile
+
+
 def read_seat_photo(index: int) -> None:
-    """Read one player's photo into their hand's notation (the tiles can be fixed on the hand page)."""
+    """Read one player's photo: its tiles get the same review as on *Score a hand*, and the winning tile starts afresh."""
     upload = st.session_state.get(f"w_seat_photo_{index}")
     if upload is None:
         return
     try:
         photo = read_photo(upload.getvalue(), upload.name)
-        review = read_tiles(reader(), photo)
-        hand, _ = to_hand(review)
+        review = review_from_result(read_tiles_once(photo))
     except PungChowError as exc:
         st.session_state[state.MESSAGE] = f"{current_table().seats[index].player}'s photo: {exc}"
         return
-    notation = str(hand) if hand is not None else ""
+    reviewer.start(reviewer.seat_slot(index), review, photo)
+    notation, winning = seat_hand(review)
     st.session_state[f"w_seat_hand_{index}"] = notation
-    put(tb.with_seat(current_table(), index, notation=notation, photo_sha256=photo.sha256, thumbnail=thumbnail_jpeg(photo.image)))
+    st.session_state[f"w_seat_winning_{index}"] = winning
+    put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, photo_sha256=photo.sha256,
+                     thumbnail=thumbnail_jpeg(photo.image), hand_id=None))
+
+
+def seat_hand(review: Review) -> tuple[str, str]:
+    """The seat's hand in notation and its winning tile, as the review now reads them."""
+    hand, _ = to_hand(review)
+    winning = review.tile(review.winning_tile).code if review.winning_tile is not None else ""
+    return (str(hand) if hand is not None else ""), winning
 
 
 def widget_value(key: str, value: object) -> None:
@@ -79,46 +99,79 @@ def widget_value(key: str, value: object) -> None:
 def seat_editor(index: int, table: tb.Table) -> None:
     seat = table.seats[index]
     wind = table.seat_wind(index)
+    slot = reviewer.seat_slot(index)
+    review = st.session_state.get(slot.review)
     label = f"{seat.player or f'Player {index + 1}'} — {WIND_NAMES[wind]}" + (" (went out)" if table.winner == index else "")
-    with st.expander(label, expanded=True):
-        widget_value(f"w_seat_hand_{index}", seat.notation)
-        notation = st.text_input("Hand", key=f"w_seat_hand_{index}", placeholder="7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]")
+    with st.container(border=True, key=f"seat-{index}"):
+        st.markdown(f"**{label}**")
         winning, won_by = seat.winning_tile, seat.won_by
+        if review is not None:
+            reviewer.review_tiles(slot, with_circumstances=False, winner=table.winner == index)
+            review = st.session_state[slot.review]
+            notation, winning = seat_hand(review)
+            if table.winner != index:
+                winning = ""
+            st.markdown(f"Hand read from the photo: `{notation}`")
+            st.button("Type this hand instead", key=f"w_seat_type_{index}", on_click=drop_seat_review, args=(index,))
+        else:
+            widget_value(f"w_seat_hand_{index}", seat.notation)
+            notation = st.text_input("Hand", key=f"w_seat_hand_{index}", placeholder="7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]")
+        methods = [m.value for m in WinMethod]
         if table.winner == index:
             cols = st.columns(2)
-            widget_value(f"w_seat_winning_{index}", seat.winning_tile)
-            winning = cols[0].text_input("Winning tile", key=f"w_seat_winning_{index}", placeholder="2D")
-            methods = [m.value for m in WinMethod]
-            widget_value(f"w_seat_won_by_{index}", seat.won_by)
-            won_by = cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}")
+            if review is None:
+                widget_value(f"w_seat_winning_{index}", seat.winning_tile)
+                winning = cols[0].text_input("Winning tile", key=f"w_seat_winning_{index}", placeholder="2D")
+            widget_value(f"w_seat_won_by_{index}", seat.won_by or None)
+            won_by = cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?") or ""
         if (notation, winning, won_by) != (seat.notation, seat.winning_tile, seat.won_by):
-            put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, won_by=won_by))
+            put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, won_by=won_by,
+                             hand_id=seat.hand_id if notation == seat.notation else None))
         cols = st.columns(2)
         cols[0].button("Use the hand from Score a hand", key=f"w_seat_from_review_{index}", on_click=from_hand_page, args=(index,))
-        cols[1].file_uploader("or a photo of this hand", key=f"w_seat_photo_{index}", max_upload_size=MAX_UPLOAD_MB,
-                              on_change=read_seat_photo, args=(index,))
+        cols[1].file_uploader("or a photo of this hand", key=f"w_seat_photo_{index}", on_change=read_seat_photo, args=(index,))
 
 
 def show_settlement(table: tb.Table, rules: str) -> None:
     options = st.session_state[state.RULE_OPTIONS].get(rules)
     results = tb.score_table(table, rules, options)
     st.subheader("Scores")
-    st.table([{"player": p, "wind": WIND_NAMES[table.seat_wind(i)], "went out": "yes" if table.winner == i else "",
-               "arrangement": str(r.arrangement), "score": total_text(r)} for i, (p, r) in enumerate(results.items())])
+    st.table(text_table([{"player": p, "wind": WIND_NAMES[table.seat_wind(i)], "went out": "yes" if table.winner == i else "",
+               "arrangement": str(r.arrangement), "score": total_text(r)} for i, (p, r) in enumerate(results.items())]))
     for player, result in results.items():
         with st.expander(f"{player}: {result.total}"):
             show_breakdown(result)
     settlement = tb.settle_table(table, results, rules, options)
     st.session_state[state.SETTLEMENT] = settlement
     st.subheader("Who pays whom")
-    st.table(tb.payment_rows(settlement))
+    st.table(text_table(tb.payment_rows(settlement)))
     st.markdown("**Net for the deal**")
-    st.table(tb.net_rows(settlement))
+    st.table(text_table(tb.net_rows(settlement)))
     with st.expander("Every payment, why, and where the book says so"):
-        st.table(tb.payment_lines(settlement))
+        st.table(text_table(tb.payment_lines(settlement)))
         for note in settlement.get("notes", []):
             st.caption(note)
     save_deal(table, rules, results, settlement)
+
+
+def linked_hands(store: Any, game_id: int, table: tb.Table, results: dict[str, ScoreResult]) -> dict[int, Any]:
+    """Seats whose hand was saved from *Score a hand* into this game, as this very hand, in a deal not yet settled.
+
+    The deal takes that hand's deal number and keeps no second copy, so the history shows it once.
+    """
+    settled = {s.deal for s in store.settlements(game_id)}
+    linked: dict[int, Any] = {}
+    for i, seat in enumerate(table.seats):
+        if seat.hand_id is None:
+            continue
+        try:
+            record = store.hand(seat.hand_id)
+        except HistoryError:
+            continue
+        if record.game_id == game_id and record.deal not in settled and record.notation == str(results[seat.player].hand):
+            linked[i] = record
+    deals = {r.deal for r in linked.values()}
+    return linked if len(deals) == 1 else {}
 
 
 def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], settlement: dict[str, Any]) -> None:
@@ -133,12 +186,14 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
             if game_id is None:
                 game_id = store.new_game(title, table.players).id
             st.session_state[state.GAME_ID] = game_id
+            linked = linked_hands(store, game_id, table, results)
             version = get_rule_set(rules).version
             hands = [HandToKeep(player, result.hand.to_dict(), str(result.hand), rules, version, dict(result.best.options), result.to_dict(),
                                 photo_sha256=table.seats[i].photo_sha256, thumbnail=table.seats[i].thumbnail)
-                     for i, (player, result) in enumerate(results.items())]
+                     for i, (player, result) in enumerate(results.items()) if i not in linked]
+            # A hand saved from *Score a hand* already is linked, not kept twice: the deal takes its number.
             deal = store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
-                                   east=table.players[table.east])
+                                   east=table.players[table.east], deal=next(iter(linked.values())).deal if linked else None)
             st.success(f"Saved deal {deal} of game {game_id}.")
 
 
