@@ -10,6 +10,7 @@ from typing import Any
 from scoring.engine import ScoreResult
 from scoring.errors import NotationError, PungChowError, UnknownRuleSetError
 from scoring.hand import FLAGS, Hand, WinMethod
+from scoring.melds import MARKS
 from scoring.jsonfile import load_json_file
 from scoring.tiles import check_notation_length
 from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all, score_hand
@@ -69,10 +70,6 @@ def _names_a_file(path: Path) -> bool:
         return path.exists()
     except OSError:
         return False
-
-
-#: What the marks in a printed arrangement mean; printed once above the scores.
-MARKS = "marks: [ ] a set laid out on the table, ( ) a set or pair kept concealed, * the set the winning tile completed"
 
 
 def _print_result(name: str, result: "ScoreResult | Refusal") -> None:

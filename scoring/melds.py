@@ -18,6 +18,10 @@ from scoring.errors import InvalidHandError, NotationError
 from scoring.tiles import Tile, format_tiles, parse_tiles
 
 
+#: What the marks in a printed arrangement mean: said once wherever arrangements are shown.
+MARKS = "marks: [ ] a set laid out on the table, ( ) a set or pair kept concealed, * the set the winning tile completed"
+
+
 class MeldKind(str, Enum):
     CHOW = "chow"
     PUNG = "pung"

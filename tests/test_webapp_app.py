@@ -81,9 +81,10 @@ def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.error]
 
 
-def type_hand(at: AppTest, notation: str = HAND, winning: str = "2D") -> None:
+def type_hand(at: AppTest, notation: str = HAND, winning: str = "2D", won_by: str | None = "discard") -> None:
     at.text_input(key="w_notation").set_value(notation)
     at.text_input(key="w_typed_winning").set_value(winning)
+    at.selectbox(key="w_typed_won_by").set_value(won_by)
     at.button(key="w_use_typed").click()
     at.run()
 
@@ -99,6 +100,14 @@ def test_typed_hand_is_scored_line_by_line_with_citations(app: AppTest) -> None:
     assert score_shown(app) == "22"
     citations = app.table[0].value["citation"].tolist()
     assert citations and all("Harr, Pung Chow (1922)" in c for c in citations)
+
+
+@needs_harr
+def test_a_typed_hand_without_won_by_is_asked_not_guessed(app: AppTest) -> None:
+    type_hand(app, won_by=None)
+    assert errors(app) == []
+    assert app.session_state["review"].won_by is None
+    assert any("How was it won?" in i.value for i in app.info)
 
 
 @needs_harr

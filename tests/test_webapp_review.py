@@ -53,7 +53,7 @@ def test_replacing_a_tile_fixes_the_hand_and_is_recorded() -> None:
 
 
 def test_add_delete_and_move_tiles() -> None:
-    review = rv.from_notation(HAND, winning="2D")
+    review = rv.from_notation(HAND, winning="2D", won_by="discard")
     added = rv.add_tile(review, "RD")
     assert len(added.tiles) == len(review.tiles) + 1
     assert any("15" in p for p in rv.to_hand(added)[1])

@@ -211,6 +211,9 @@ def from_notation(
     review = from_hand(hand)
     if hand.winning_tile is not None and review.winning_tile is None:
         raise NotationError(f"the winning tile {hand.winning_tile} is not in the hand {hand}: type it among the tiles, or fix the winning tile")
+    if won_by is None:
+        # The page asks how the hand was won rather than taking the scorer's guess.
+        review = replace(review, won_by=None)
     return review
 
 

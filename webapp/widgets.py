@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from scoring.api import Option, ScoreResult, get_rule_set, rule_sets
+from scoring.melds import MARKS
 from scoring.errors import PungChowError
 from webapp import recognition, state
 from webapp.history import History, default_db_path
@@ -130,6 +131,9 @@ def show_breakdown(result: ScoreResult, *, heading: str | None = None) -> None:
     if heading:
         st.subheader(heading)
     st.markdown(f"**Arrangement:** `{result.arrangement}`")
+    st.caption(MARKS.capitalize())
+    if result.reading_note:
+        st.info(result.reading_note)
     rows = breakdown_rows(result)
     if rows:
         st.table(text_table(rows))

@@ -73,7 +73,8 @@ def typed_in() -> None:
         )
         cols = st.columns(2)
         winning = cols[0].text_input("Winning tile", placeholder="2D", key="w_typed_winning")
-        won_by = cols[1].selectbox("Won by", [m.value for m in WinMethod], index=1, key="w_typed_won_by")
+        won_by = cols[1].selectbox("Won by", [m.value for m in WinMethod], index=None, placeholder="ask me after",
+                                  key="w_typed_won_by")
         if st.form_submit_button("Use this hand", key="w_use_typed"):
             if not text.strip():
                 raise PungChowError("type the hand first, e.g. 7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]")
