@@ -16,6 +16,7 @@ from webapp.photos import read_photo, thumbnail_jpeg
 from webapp.recognition import review_from_result
 from webapp.review import Review, to_hand
 from webapp.scores import total_text
+from webapp.text import markdown_rows, markdown_text
 from webapp.widgets import history, page_title, read_tiles_once, rule_set_chooser, show_breakdown, text_table, user_errors
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -103,7 +104,7 @@ def seat_editor(index: int, table: tb.Table) -> None:
     review = st.session_state.get(slot.review)
     label = f"{seat.player or f'Player {index + 1}'} — {WIND_NAMES[wind]}" + (" (went out)" if table.winner == index else "")
     with st.container(border=True, key=f"seat-{index}"):
-        st.markdown(f"**{label}**")
+        st.markdown(f"**{markdown_text(label)}**")
         winning, won_by = seat.winning_tile, seat.won_by
         if review is not None:
             reviewer.review_tiles(slot, with_circumstances=False, winner=table.winner == index)
@@ -136,19 +137,19 @@ def show_settlement(table: tb.Table, rules: str) -> None:
     options = st.session_state[state.RULE_OPTIONS].get(rules)
     results = tb.score_table(table, rules, options)
     st.subheader("Scores")
-    st.table(text_table([{"player": p, "wind": WIND_NAMES[table.seat_wind(i)], "went out": "yes" if table.winner == i else "",
-               "arrangement": str(r.arrangement), "score": total_text(r)} for i, (p, r) in enumerate(results.items())]))
+    st.table(markdown_rows(text_table([{"player": p, "wind": WIND_NAMES[table.seat_wind(i)], "went out": "yes" if table.winner == i else "",
+               "arrangement": str(r.arrangement), "score": total_text(r)} for i, (p, r) in enumerate(results.items())])))
     for player, result in results.items():
-        with st.expander(f"{player}: {result.total}"):
+        with st.expander(markdown_text(f"{player}: {result.total}")):
             show_breakdown(result)
     settlement = tb.settle_table(table, results, rules, options)
     st.session_state[state.SETTLEMENT] = settlement
     st.subheader("Who pays whom")
-    st.table(text_table(tb.payment_rows(settlement)))
+    st.table(markdown_rows(text_table(tb.payment_rows(settlement))))
     st.markdown("**Net for the deal**")
-    st.table(text_table(tb.net_rows(settlement)))
+    st.table(markdown_rows(text_table(tb.net_rows(settlement))))
     with st.expander("Every payment, why, and where the book says so"):
-        st.table(text_table(tb.payment_lines(settlement)))
+        st.table(markdown_rows(text_table(tb.payment_lines(settlement))))
         for note in settlement.get("notes", []):
             st.caption(note)
     save_deal(table, rules, results, settlement)
