@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
+from scoring.jsonfile import InputFileError, read_input_file
 from recognizer.errors import BadPhotoError
 
 #: Refuse photos above this many pixels (a decompression bomb, or a scan far beyond any phone).
@@ -88,20 +89,11 @@ def _orientation_tag(im: Image.Image) -> object:
 
 
 def _read_photo_file(path: Path, name: str) -> bytes:
-    """The bytes of a regular file no bigger than MAX_FILE_BYTES; a folder, pipe or device is named as such."""
+    """The bytes of a regular file no bigger than MAX_FILE_BYTES (a phone photo is a few MB)."""
     try:
-        if path.is_dir():
-            raise BadPhotoError(f"{name} is a folder, not a photo; give the path of a JPEG or PNG photo")
-        if not path.exists():
-            raise BadPhotoError(f"{name}: no such file; give the path of a JPEG or PNG photo")
-        if not path.is_file():
-            raise BadPhotoError(f"{name} is not a regular file (a pipe or a device); give the path of a JPEG or PNG photo")
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise BadPhotoError(f"{name} is {size / 1e6:.0f} MB, more than the {MAX_FILE_BYTES / 1e6:.0f} MB we read; a phone photo is a few MB")
-        return path.read_bytes()
-    except OSError as exc:
-        raise BadPhotoError(f"cannot read {name}: {exc.strerror or exc}") from None
+        return read_input_file(path, name, "a JPEG or PNG photo", MAX_FILE_BYTES)
+    except InputFileError as exc:
+        raise BadPhotoError(str(exc)) from None
 
 
 #: A marker inside entropy-coded JPEG data: 0xFF then anything but a stuffed zero, a restart marker or fill.

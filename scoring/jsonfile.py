@@ -32,6 +32,31 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
+class InputFileError(PungChowError, ValueError):
+    """A path that is not a regular, readable file of a size we read."""
+
+
+def read_input_file(path: "str | Path", name: str, what: str, max_bytes: int) -> bytes:
+    """The bytes of a regular file no bigger than ``max_bytes``; a folder, pipe or device is named as such.
+
+    ``name`` says which file (for the message) and ``what`` what the user should give instead.
+    """
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise InputFileError(f"{name} is a folder; give the path of {what}")
+        if not path.exists():
+            raise InputFileError(f"{name}: no such file; give the path of {what}")
+        if not path.is_file():
+            raise InputFileError(f"{name} is not a regular file (a pipe or a device); give the path of {what}")
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise InputFileError(f"{name} is {size:,} bytes, more than the {max_bytes:,} we read; give the path of {what}")
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputFileError(f"cannot read {name}: {exc.strerror or exc}") from None
+
+
 class JsonInputError(PungChowError, ValueError):
     """JSON text that is too big, too deep, not JSON, or holds a value we do not read."""
 
@@ -97,18 +122,8 @@ def load_json(text: "str | bytes", what: str, *, max_bytes: int = MAX_BYTES, max
 
 def load_json_file(path: "str | Path", what: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
     """The JSON in the file at ``path``; a missing, special, oversized or unreadable file is one clear error."""
-    path = Path(path)
     try:
-        if not path.exists():
-            raise JsonInputError(f"no {what} file at {path}")
-        if path.is_dir():
-            raise JsonInputError(f"{path} is a folder, not a {what} file")
-        if not path.is_file():
-            raise JsonInputError(f"{path} is not a regular file (a pipe or a device?): give the path of a {what} JSON file")
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise JsonInputError(f"the {what} file {path} is {size:,} bytes, more than the {max_bytes:,} we read")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise JsonInputError(f"cannot read the {what} file {path}: {exc.strerror or exc}") from None
+        data = read_input_file(path, f"the {what} file {path}", f"a {what} JSON file", max_bytes)
+    except InputFileError as exc:
+        raise JsonInputError(str(exc)) from None
     return load_json(data, what, max_bytes=max_bytes, max_depth=max_depth)

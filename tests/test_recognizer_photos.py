@@ -86,7 +86,7 @@ def test_a_wrong_score_option_is_named_before_the_photo_is_read(option: list[str
 
 
 def test_a_folder_is_not_a_photo(tmp_path: Path) -> None:
-    with pytest.raises(BadPhotoError, match="is a folder, not a photo"):
+    with pytest.raises(BadPhotoError, match="is a folder; give the path of a JPEG or PNG photo"):
         load_photo(tmp_path)
 
 

@@ -315,31 +315,21 @@ class History:
         settled); a deal settled already is refused, never replaced.
         """
         self.game(game_id)
-        if deal is not None:
+        for _ in range(1 if deal is not None else DEAL_TRIES):
             try:
                 with self._connect(immediate=True) as db:
+                    number = deal if deal is not None else _next_deal(db, game_id)
                     for keep in hands:
-                        _insert_hand(db, game_id, deal, keep)
+                        _insert_hand(db, game_id, number, keep)
                     if settlement is not None:
-                        _insert_settlement(db, game_id, deal, settlement, rule_set, rule_version, east)
-                    return deal
-            except HistoryError as exc:
-                if "UNIQUE" in str(exc):
-                    raise HistoryError(f"deal {deal} of game {game_id} is settled already; a settlement is kept once, "
-                                       "never replaced") from None
-                raise
-        for _ in range(DEAL_TRIES):
-            try:
-                with self._connect(immediate=True) as db:
-                    deal = _next_deal(db, game_id)
-                    for keep in hands:
-                        _insert_hand(db, game_id, deal, keep)
-                    if settlement is not None:
-                        _insert_settlement(db, game_id, deal, settlement, rule_set, rule_version, east)
-                    return deal
+                        _insert_settlement(db, game_id, number, settlement, rule_set, rule_version, east)
+                    return number
             except HistoryError as exc:
                 if "UNIQUE" not in str(exc):
                     raise
+                if deal is not None:
+                    raise HistoryError(f"deal {deal} of game {game_id} is settled already; a settlement is kept once, "
+                                       "never replaced") from None
         raise HistoryError(f"could not find a free deal number in game {game_id} after {DEAL_TRIES} tries: save again")
 
     def hand(self, hand_id: int) -> HandRecord:
