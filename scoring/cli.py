@@ -127,6 +127,14 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
+    if args.name is not None:
+        rule_set = get_rule_set(args.name)
+        if not args.table:
+            raise PungChowError("pungchow rules NAME prints that rule set's value table: add --table")
+        print(rule_set.value_table())
+        return 0
+    if args.table:
+        raise PungChowError("--table prints one rule set's values: name it, e.g. pungchow rules harr-1922 --table")
     sets = rule_sets()
     if args.json:
         print(json.dumps({
@@ -149,6 +157,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     score.add_argument("hand", help="hand notation (concealed tiles, then [exposed] and (concealed) sets) or a hand JSON file")
     add_score_options(score)
     score.set_defaults(func=_score)
-    rules = sub.add_parser("rules", help="list the rule sets and their options")
+    rules = sub.add_parser("rules", help="list the rule sets and their options, or print one rule set's value table")
+    rules.add_argument("name", nargs="?", help="a rule set, to print its value table with --table")
+    rules.add_argument("--table", action="store_true", help="print the rule set's values: set values, then each rule's points or doubles")
     rules.add_argument("--json", action="store_true")
     rules.set_defaults(func=_rules)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from scoring.arrange import Shape
 from scoring.context import ScoreContext
-from scoring.engine import Citation, Rule, ScoreLine
+from scoring.engine import Citation, Rule, ScoreLine, fixed_value
 from scoring.hand import WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import Suit, Tile
@@ -218,7 +218,7 @@ def out_on_pair(ctx: ScoreContext) -> bool:
 
 def bonus_tiles(ctx: ScoreContext) -> tuple[Tile, ...]:
     """The flowers and seasons the player set aside, when the table plays with them."""
-    return ctx.hand.bonus if ctx.options.get("flowers", True) else ()
+    return ctx.hand.bonus if ctx.options["flowers"] else ()
 
 
 def own_bonus_tiles(ctx: ScoreContext) -> list[Tile]:
@@ -248,12 +248,7 @@ def choice_rule(
     doubles: int = 0,
 ) -> Rule:
     """A rule worth points or doubles (one of them), written once for the games that differ."""
-
-    def find(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
-        if when(ctx):
-            yield rule.line(description, points=points, doubles=doubles)
-
-    return Rule(id, citation, find)
+    return Rule(id, citation, fixed_value, description, points=points, doubles=doubles, when=when)
 
 
 def exclude_all_but_limits(limit_ids: Iterable[str], other_ids: Iterable[str]) -> dict[str, tuple[str, ...]]:

@@ -27,7 +27,6 @@ from scoring.engine import Citation, Option, Rule, RuleSet, ScoreLine, limit_rul
 from scoring.hand import WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.rulesets import _common as c
-from scoring.rulesets import register
 
 BOOK = "Foster, American Code (1924)"
 VERSION = "1"
@@ -164,7 +163,7 @@ def game_rules(game: str) -> tuple[Rule, ...]:
     rules: list[Rule] = [
         points_rule("woo", "Woo (completed hand)", 20, WINNING_BONUS, lambda ctx: ctx.winner),
         points_rule("drawing-winning-tile", "drawing the winning tile", 2, WINNING_BONUS, c.drew_winning_tile),
-        per_set_rule("set", BASIC_COUNTS, c.set_points),
+        per_set_rule("set", BASIC_COUNTS, c.set_points, values=c.SET_VALUES),
         per_set_rule("pair", BASIC_COUNTS, pair_points),
         Rule("flower", BASIC_COUNTS, flowers_and_seasons),
         per_set_rule("dragon-set", DOUBLES_FOR_ALL, dragon_set, doubles=True),
@@ -272,13 +271,13 @@ class FosterRuleSet(RuleSet):
 
 def options() -> tuple[Option, ...]:
     return (
-        Option("limit", BOOK_LIMIT, "the limit on a hand's score, or none (law 93: 500)"),
-        Option("east_limit", BOOK_EAST_LIMIT,
+        Option.limit("limit", BOOK_LIMIT, "the limit on a hand's score, or none (law 93: 500)"),
+        Option.limit("east_limit", BOOK_EAST_LIMIT,
                "the most East pays or receives on one hand (law 93: 1000); read by settlement, "
                "the hand's own score is capped at limit"),
-        Option("limit_hand_value", BOOK_LIMIT,
+        Option.number("limit_hand_value", BOOK_LIMIT,
                "what a limit hand scores when playing without a limit (law 100: a fixed value must be agreed)"),
-        Option("flowers", True, "play with the flowers and seasons (4 points each, own number a double)"),
+        Option.flag("flowers", True, "play with the flowers and seasons (4 points each, own number a double)"),
     )
 
 
@@ -296,9 +295,12 @@ def foster_rule_set(game: str) -> RuleSet:
         notes=f"Law 89 basic counts and doubles for all hands, the {GAME_TITLES[game]} column of the bonus table, "
               "laws 90-92, the limit (law 93) and the sixteen limit hands (law 100).",
         limit_citation=THE_LIMIT,
+        settling="foster-1924",
     )
 
 
-FOSTER_MIXED = register(foster_rule_set(MIXED))
-FOSTER_ONE_DOUBLE = register(foster_rule_set(ONE_DOUBLE))
-FOSTER_CLEARED = register(foster_rule_set(CLEARED))
+FOSTER_MIXED = foster_rule_set(MIXED)
+FOSTER_ONE_DOUBLE = foster_rule_set(ONE_DOUBLE)
+FOSTER_CLEARED = foster_rule_set(CLEARED)
+
+RULE_SETS = (FOSTER_MIXED, FOSTER_ONE_DOUBLE, FOSTER_CLEARED)
