@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from scoring.arrange import Shape
 from scoring.context import ScoreContext
 from scoring.engine import Citation, Rule, ScoreLine, fixed_value
-from scoring.hand import WinMethod
+from scoring.hand import Flag, WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import Suit, Tile
 
@@ -174,7 +174,7 @@ def heavenly_hand(ctx: ScoreContext) -> bool:
 
 def earthly_hand(ctx: ScoreContext) -> bool:
     """A player other than East goes out on East's first discard (flag ``first-discard``)."""
-    return ctx.winner and not ctx.is_east and ctx.won_by is WinMethod.DISCARD and "first-discard" in ctx.hand.flags
+    return ctx.winner and not ctx.is_east and ctx.won_by is WinMethod.DISCARD and Flag.FIRST_DISCARD in ctx.hand.flags
 
 
 def won_with(ctx: ScoreContext, method: WinMethod, code: str | None = None) -> bool:
@@ -186,7 +186,7 @@ def won_with(ctx: ScoreContext, method: WinMethod, code: str | None = None) -> b
 
 def last_discard(ctx: ScoreContext) -> bool:
     """Won on the discard after the last tile of the wall was drawn (flag ``last-discard``)."""
-    return ctx.winner and ctx.won_by is WinMethod.DISCARD and "last-discard" in ctx.hand.flags
+    return ctx.winner and ctx.won_by is WinMethod.DISCARD and Flag.LAST_DISCARD in ctx.hand.flags
 
 
 def drew_winning_tile(ctx: ScoreContext) -> bool:

@@ -25,7 +25,7 @@ from scoring.arrange import Arrangement, Shape, arrangements
 from scoring.context import ScoreContext
 from scoring.engine import Citation, Option, Rule, RuleSet, ScoreLine, limit_rule, per_set_rule, points_rule, standard_tally
 from scoring.errors import InvalidHandError
-from scoring.hand import WinMethod
+from scoring.hand import Flag, WinMethod
 from scoring.melds import Meld
 from scoring.rulesets import _common as c
 from scoring.tiles import Suit
@@ -113,7 +113,7 @@ SCORING_RULES: tuple[Rule, ...] = (
     points_rule("only-possible-piece", "winning with the only possible piece", 2, BONUS, c.only_place),
     Rule("standing-hand", BONUS,
          lambda ctx, r: [r.line("winning a standing hand", points=ctx.options["standing_hand"])]
-         if ctx.winner and "delayed-call" in ctx.hand.flags else []),
+         if ctx.winner and Flag.DELAYED_CALL in ctx.hand.flags else []),
     points_rule("no-scoring-value", "no scoring value in hand", 10, BONUS, no_scoring_value),
     points_rule("loose-tile", "winning with a loose tile", 10, BONUS, lambda ctx: c.won_with(ctx, WinMethod.LOOSE_TILE)),
     points_rule("last-piece", "winning with the last drawable piece from the wall", 10, BONUS,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from scoring.arrange import Arrangement, Shape
 from scoring.context import ScoreContext
 from scoring.engine import Citation, Option, Rule, RuleSet, ScoreLine, limit_rule, per_set_rule, points_rule
-from scoring.hand import WinMethod
+from scoring.hand import Flag, WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.rulesets import _common as c
 
@@ -188,7 +188,7 @@ def game_rules(game: str) -> tuple[Rule, ...]:
         starred_rule("all-one-suit", "all one suit, no honours", game, lambda x: x.all_one_suit, 3),
         worth_rule("delayed-call", "delayed call: one tile announced after East's first discard, hand unaltered",
                    SPECIAL_BONUS, DOUBLE,
-                   lambda ctx: ctx.winner and not ctx.is_east and "delayed-call" in ctx.hand.flags),
+                   lambda ctx: ctx.winner and not ctx.is_east and Flag.DELAYED_CALL in ctx.hand.flags),
         worth_rule("three-small-scholars", "three small scholars: two sets of dragons and a pair of the third",
                    SPECIAL_BONUS, DOUBLE_OR_TEN[game], lambda ctx: ctx.winner and c.three_small_dragons(ctx)),
         worth_rule("four-small-blessings", "four small blessings: three sets of winds and a pair of the fourth",
@@ -246,7 +246,7 @@ LIMIT_HANDS: tuple[Rule, ...] = (
                lambda ctx: c.won_with(ctx, WinMethod.ROBBED_KONG, "2B")),
     limit_rule("kong-on-kong", "kong on kong: the second loose tile completes the hand",
                limit_hand("XV", "Kong on Kong"),
-               lambda ctx: c.won_with(ctx, WinMethod.LOOSE_TILE) and "kong-on-kong" in ctx.hand.flags),
+               lambda ctx: c.won_with(ctx, WinMethod.LOOSE_TILE) and Flag.KONG_ON_KONG in ctx.hand.flags),
     limit_rule("heavenly-twins", "the heavenly twins: seven different pairs of honours, or of one suit",
                limit_hand("XVI", "The Heavenly Twins"),
                lambda ctx: ctx.winner and ctx.shape is Shape.SEVEN_PAIRS and (ctx.all_honours or ctx.all_one_suit)),

@@ -39,7 +39,7 @@ from scoring.engine import (
     standard_tally,
 )
 from scoring.errors import PungChowError
-from scoring.hand import WinMethod
+from scoring.hand import Flag, WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.rulesets import _common as c
 from scoring.tiles import Tile, format_tiles
@@ -299,7 +299,7 @@ def limit_of(ctx: ScoreContext) -> int:
 
 
 def first_discard_bonus(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
-    if ctx.winner and "first-discard" in ctx.hand.flags:
+    if ctx.winner and Flag.FIRST_DISCARD in ctx.hand.flags:
         yield rule.line("winning on the first tile played: half the limit", points=limit_of(ctx) // 2)
 
 
