@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from collections import Counter
 from typing import Any
 
-from scoring.engine import ScoreLine
+from scoring.engine import ScoreLine, ScoreResult
 from scoring.hand import Hand
 
 BOOK_HANDS = Path(__file__).with_name("book_hands")
@@ -23,6 +24,11 @@ def because(line: ScoreLine) -> str:
     if line.doubles:
         return f"{line.rule} x{2 ** line.doubles}"
     return f"{line.rule} {line.points:+d}"
+
+
+def fired(result: ScoreResult) -> Counter[str]:
+    """How many lines each rule gave the best arrangement."""
+    return Counter(line.rule for line in result.lines)
 
 
 def book_hand(entry: dict[str, Any]) -> Hand:
