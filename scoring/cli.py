@@ -11,8 +11,8 @@ from scoring.engine import ScoreResult
 from scoring.errors import NotationError, PungChowError, UnknownRuleSetError
 from scoring.hand import FLAGS, Hand, WinMethod
 from scoring.jsonfile import load_json_file
-from scoring.tiles import check_notation_length
 from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all, score_hand
+from scoring.tiles import check_notation_length
 
 DEFAULT_RULES = "harr-1922"
 
@@ -20,13 +20,16 @@ DEFAULT_RULES = "harr-1922"
 def add_score_options(parser: argparse.ArgumentParser) -> None:
     """The options every scoring command shares (``score``, ``photo``)."""
     parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set name, or 'all' (default {DEFAULT_RULES}); see `pungchow rules`")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule-set option, e.g. --option flowers=no (repeatable)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule-set option, e.g. --option flowers=no (repeatable)")
     parser.add_argument("--limit", help="the limit: a number, or 'none' for no limit (default: the book's)")
-    parser.add_argument("--won-by", choices=[m.value for m in WinMethod], help="how the winning tile came (default: discard when --winning is given, else wall)")
+    parser.add_argument("--won-by", choices=[m.value for m in WinMethod],
+                        help="how the winning tile came (default: discard when --winning is given, else wall)")
     parser.add_argument("--winning", metavar="CODE", help="the winning tile, e.g. 2D (or MPSZ, e.g. 2z)")
     parser.add_argument("--seat", default="E", help="the player's seat wind: E, S, W or N (default E)")
     parser.add_argument("--round", default="E", help="the prevailing wind: E, S, W or N (default E)")
-    parser.add_argument("--flag", action="append", default=[], choices=sorted(FLAGS), help="a circumstance the tiles cannot show (repeatable)")
+    parser.add_argument("--flag", action="append", default=[], choices=sorted(FLAGS),
+                        help="a circumstance the tiles cannot show (repeatable)")
     parser.add_argument("--loser", action="store_true", help="score a hand that did not go out")
     parser.add_argument("--json", action="store_true", help="print the score as JSON")
 
@@ -75,7 +78,7 @@ def _names_a_file(path: Path) -> bool:
 MARKS = "marks: [ ] a set laid out on the table, ( ) a set or pair kept concealed, * the set the winning tile completed"
 
 
-def _print_result(name: str, result: "ScoreResult | Refusal") -> None:
+def _print_result(name: str, result: ScoreResult | Refusal) -> None:
     print(result.explain())
     for alt in result.alternatives:
         print(f"  (also {alt.arrangement}: {alt.total})")
@@ -151,9 +154,10 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     score = sub.add_parser("score", help="score a hand typed in notation or read from a JSON file",
-                           description='Score a hand. Example: pungchow score "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]" --won-by discard --winning 2D')
+                           description='Score a hand. Example: '
+                                       'pungchow score "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]" --won-by discard --winning 2D')
     score.add_argument("hand", help="hand notation (concealed tiles, then [exposed] and (concealed) sets) or a hand JSON file")
     add_score_options(score)
     score.set_defaults(func=_score)

@@ -259,7 +259,8 @@ def doubled(lines: Iterable[ScoreLine]) -> int:
     lines = list(lines)
     points = sum(line.points for line in lines)
     doubles = sum(line.doubles for line in lines)
-    return points * 2**doubles if doubles >= 0 else points // 2**-doubles
+    factor: int = 2 ** abs(doubles)
+    return points * factor if doubles >= 0 else points // factor
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ class WinMethod(str, Enum):
     ORIGINAL_HAND = "original-hand"
 
     @classmethod
-    def parse(cls, text: str) -> "WinMethod":
+    def parse(cls, text: str) -> WinMethod:
         try:
             return cls(text.strip().lower())
         except ValueError:
@@ -122,6 +122,14 @@ _FLAG_DESCRIPTIONS: dict[Flag, str] = {
 FLAGS: dict[str, str] = {flag.value: flag.description for flag in Flag}
 
 
+def _as_flag(value: Flag | str) -> Flag | str:
+    """``value`` as a :class:`Flag` when it names one; otherwise as given, for ``problems`` to report."""
+    try:
+        return Flag(value)
+    except ValueError:
+        return value
+
+
 def _as_enum(kind: type[Enum], value: object) -> object:
     """``value`` as a member of ``kind`` when it names one; otherwise as given, for ``problems`` to report."""
     try:
@@ -147,7 +155,8 @@ class Hand:
     seat_wind: Wind = Wind.EAST
     prevailing_wind: Wind = Wind.EAST
     winner: bool = True
-    flags: frozenset[Flag] = frozenset()
+    flags: frozenset[Flag | str] = frozenset()
+    """The circumstances; a name that is no :class:`Flag` stays text, for :meth:`problems` to name."""
     winning_set: int | None = None
     """Index in ``melds`` of the set the winning tile completed, when the hand says so (``*``)."""
     trace: dict[str, Any] | None = field(default=None, compare=False)
@@ -156,7 +165,7 @@ class Hand:
         """Winds and flags given by name become the enums; an unknown one stays for ``problems`` to name."""
         object.__setattr__(self, "seat_wind", _as_enum(Wind, self.seat_wind))
         object.__setattr__(self, "prevailing_wind", _as_enum(Wind, self.prevailing_wind))
-        object.__setattr__(self, "flags", frozenset(_as_enum(Flag, f) for f in self.flags))
+        object.__setattr__(self, "flags", frozenset(_as_flag(f) for f in self.flags))
 
     @classmethod
     def from_parts(
@@ -184,7 +193,7 @@ class Hand:
             seat_wind=parse_wind(seat_wind, "seat wind"),
             prevailing_wind=parse_wind(prevailing_wind, "prevailing wind"),
             winner=winner,
-            flags=frozenset(flags),
+            flags=frozenset(_as_flag(f) for f in flags),
             winning_set=winning_set,
             trace=trace,
         )
@@ -201,9 +210,9 @@ class Hand:
         seat_wind: str = "E",
         prevailing_wind: str = "E",
         winner: bool = True,
-        flags: "frozenset[str] | set[str] | tuple[str, ...]" = frozenset(),
+        flags: frozenset[str] | set[str] | tuple[str, ...] = frozenset(),
         check: bool = True,
-    ) -> "Hand":
+    ) -> Hand:
         """Read hand notation; raises NotationError or InvalidHandError with every problem."""
         melds: list[Meld] = []
         loose: list[Tile] = []
@@ -302,12 +311,14 @@ class Hand:
         if self.winning_set is None:
             return []
         if not 0 <= self.winning_set < len(self.melds):
-            return [f"the set marked {WINNING_MARK} (number {self.winning_set + 1}) is not among the hand's {len(self.melds)} declared sets"]
+            return [f"the set marked {WINNING_MARK} (number {self.winning_set + 1}) "
+                    f"is not among the hand's {len(self.melds)} declared sets"]
         meld = self.melds[self.winning_set]
         if not self.winner:
             return [f"{meld}{WINNING_MARK}: a hand that did not win has no set completed by a winning tile"]
         if meld.kind is MeldKind.KONG:
-            return [f"{meld}{WINNING_MARK}: the winning tile never completes a kong (a kong calls for a loose tile); mark the set the last tile completed"]
+            return [f"{meld}{WINNING_MARK}: the winning tile never completes a kong (a kong calls for a loose tile); "
+                    "mark the set the last tile completed"]
         if self.winning_tile is None:
             return [f"{meld}{WINNING_MARK} is marked as completed by the winning tile: say which tile that was (--winning)"]
         if self.winning_tile not in meld.tiles:
@@ -318,7 +329,7 @@ class Hand:
         elsewhere = tile in self.concealed or any(tile in m.tiles for m in self.melds if not (m.kind is MeldKind.KONG and m.concealed))
         return not elsewhere
 
-    def check(self) -> "Hand":
+    def check(self) -> Hand:
         """Raise InvalidHandError naming every problem; return the hand when there are none."""
         found = self.problems()
         if found:
@@ -354,7 +365,7 @@ class Hand:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_dict(cls, data: Any, *, check: bool = True) -> "Hand":
+    def from_dict(cls, data: Any, *, check: bool = True) -> Hand:
         """Build a hand from its JSON form (version 1 or 2), validated against the schema file first."""
         data = migrate_hand_json(data)
         validate_hand_json(data)
@@ -382,7 +393,7 @@ class Hand:
         return hand.check() if check else hand
 
     @classmethod
-    def from_json(cls, text: str, *, check: bool = True) -> "Hand":
+    def from_json(cls, text: str, *, check: bool = True) -> Hand:
         try:
             data = load_json(text, "hand")
         except JsonInputError as exc:
@@ -396,7 +407,8 @@ _SCHEMA_CACHE: dict[str, Any] = {}
 def _loose_tiles(text: str) -> list[Tile]:
     if WINNING_MARK in text:
         raise NotationError(
-            f"a {WINNING_MARK} marks the set the winning tile completed: write it right after that set's closing bracket, e.g. [3C4C5C]{WINNING_MARK}"
+            f"a {WINNING_MARK} marks the set the winning tile completed: "
+            f"write it right after that set's closing bracket, e.g. [3C4C5C]{WINNING_MARK}"
         )
     return parse_tiles(text)
 
@@ -416,7 +428,8 @@ def hand_schema() -> dict[str, Any]:
     """The versioned JSON Schema of the hand file (``scoring/schema/hand.v2.json``)."""
     if "hand" not in _SCHEMA_CACHE:
         _SCHEMA_CACHE["hand"] = json.loads(SCHEMA_PATH.read_text())
-    return _SCHEMA_CACHE["hand"]
+    schema: dict[str, Any] = _SCHEMA_CACHE["hand"]
+    return schema
 
 
 def validate_hand_json(data: Any) -> None:

@@ -70,7 +70,7 @@ def _no_constant(name: str) -> Any:
     raise JsonInputError(f"{name} is not a JSON number; give a number")
 
 
-def load_json(text: "str | bytes", what: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def load_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
     """Parse ``text`` (the ``what`` file, named in messages) after checking its size and depth."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > max_bytes:
@@ -95,7 +95,7 @@ def load_json(text: "str | bytes", what: str, *, max_bytes: int = MAX_BYTES, max
         raise JsonInputError(f"the {what} file is nested too deep to read") from None
 
 
-def load_json_file(path: "str | Path", what: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def load_json_file(path: str | Path, what: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
     """The JSON in the file at ``path``; a missing, special, oversized or unreadable file is one clear error."""
     path = Path(path)
     try:

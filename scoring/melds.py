@@ -39,7 +39,7 @@ class Meld:
             raise InvalidHandError([problem])
 
     @classmethod
-    def of(cls, tiles: "list[Tile] | tuple[Tile, ...]", concealed: bool) -> "Meld":
+    def of(cls, tiles: list[Tile] | tuple[Tile, ...], concealed: bool) -> Meld:
         """Build the meld these tiles make; a face-down tile in four stands for the kong's tile."""
         tiles = tuple(tiles)
         faces = [t for t in tiles if not t.is_face_down]
@@ -57,7 +57,7 @@ class Meld:
         return cls(kind, tuple(sorted(tiles)), concealed)
 
     @classmethod
-    def parse(cls, text: str) -> "Meld":
+    def parse(cls, text: str) -> Meld:
         """Read ``[...]`` (exposed) or ``(...)`` (concealed)."""
         s = text.strip()
         if len(s) < 2 or (s[0], s[-1]) not in (("[", "]"), ("(", ")")):

@@ -6,10 +6,11 @@ must score (``because`` or ``lines``: "rule +points", "rule xfactor" or "rule li
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from scoring.engine import ScoreLine, ScoreResult
 from scoring.hand import Hand
@@ -54,7 +55,7 @@ def all_book_hands() -> list[tuple[str, dict[str, Any]]]:
     """Every entry of every book-hands file, with the file's name."""
     out = []
     for path in sorted(BOOK_HANDS.glob("*.toml")):
-        for key, entries in tomllib.loads(path.read_text(encoding="utf-8")).items():
+        for entries in tomllib.loads(path.read_text(encoding="utf-8")).values():
             if isinstance(entries, list):
                 out += [(path.stem, entry) for entry in entries if isinstance(entry, dict) and "hand" in entry]
     return out

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from conftest import all_book_hands, because, book_hand
 from scoring.hand import Hand
 from scoring.rulesets import score_hand
+
+from conftest import all_book_hands, because, book_hand
 
 HANDS = all_book_hands()
 

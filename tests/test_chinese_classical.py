@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from conftest import because, book_hand, book_hands, fired
 from scoring.engine import ScoreResult
 from scoring.errors import InvalidHandError, PungChowError, UnknownRuleSetError
 from scoring.hand import Hand
 from scoring.rulesets import get_rule_set, score_hand
 from scoring.rulesets.chinese_classical import round_to_ten
+
+from conftest import because, book_hand, book_hands, fired
 
 RULES = "chinese-classical"
 

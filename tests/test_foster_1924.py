@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from conftest import because, book_hand, book_hands, fired
 from scoring.engine import ScoreResult
 from scoring.errors import InvalidHandError, PungChowError, UnknownRuleSetError
 from scoring.hand import Hand
 from scoring.rulesets import get_rule_set, score_hand
+
+from conftest import because, book_hand, book_hands, fired
 
 MIXED, ONE_DOUBLE, CLEARED = "foster-1924-mixed", "foster-1924-one-double", "foster-1924-cleared"
 GAMES = (MIXED, ONE_DOUBLE, CLEARED)
@@ -191,6 +192,6 @@ def test_limit_hand_citations_follow_law_100s_headings() -> None:
         "Heavenly Peace", "Earthly Peace", "The Moon from the Bottom of the Sea", "Plum Blossom on the Roof",
         "Scratching a Carrying-Pole", "Kong on Kong", "The Heavenly Twins",
     ]
-    numerals = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI".split()
+    numerals = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI"]
     cited = [r.citation.section for r in get_rule_set(MIXED).rules if r.citation.section.startswith("Law 100:")]
     assert cited == [f"Law 100: Limit Hands, {n}. {h}" for n, h in zip(numerals, headings)]

@@ -10,18 +10,18 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import book_hands
 from scoring.arrange import Shape
 from scoring.errors import InvalidHandError, NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod, hand_schema
 from scoring.melds import Meld, MeldKind
 from scoring.rulesets import rule_sets, score_hand
 from scoring.tiles import PLAYING_TILES, Tile
+
+from conftest import book_hands
 
 EXAMPLES = book_hands("harr_1922")
 RULE_SETS = list(rule_sets())

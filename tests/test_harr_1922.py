@@ -14,15 +14,16 @@ from typing import Any
 
 import pytest
 
-from conftest import because, book_hand, book_hands
 from scoring import arrange
 from scoring.arrange import waiting_tiles
-from scoring.engine import ScoreLine, ScoreResult
+from scoring.engine import ScoreResult
 from scoring.errors import InvalidHandError, PungChowError
 from scoring.hand import Hand
 from scoring.rulesets import get_rule_set, score_hand
 from scoring.rulesets.harr_1922 import BOOK, different_heads, washing_the_tiles
 from scoring.tiles import PLAYING_TILES, Tile, parse_tiles
+
+from conftest import because, book_hand, book_hands
 
 EXAMPLES = book_hands("harr_1922")
 

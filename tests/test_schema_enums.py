@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scoring.hand import Flag, Hand, WinMethod, Wind, hand_schema
+from scoring.hand import Flag, Hand, Wind, WinMethod, hand_schema
 from scoring.settle.model import Book, Game, IncidentKind
 from scoring.settle.registry import settling_books
 

@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from conftest import because, book_hand
-from fixtures import tiny_book
 from pungchow.cli import main
 from scoring.rulesets import get_rule_set, register, score_all, score_hand, unregister
 from scoring.settle import register_settling, settle, table_from_dict
 from scoring.settle.registry import unregister_settling
+
+from conftest import because, book_hand
+from fixtures import tiny_book
 
 
 @pytest.fixture

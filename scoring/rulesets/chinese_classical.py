@@ -24,7 +24,16 @@ from typing import Any
 from scoring.arrange import Shape
 from scoring.context import ScoreContext
 from scoring.engine import (
-    Citation, Option, Rule, RuleSet, ScoreLine, doubled, limit_rule, per_set_rule, points_rule, standard_tally,
+    Citation,
+    Option,
+    Rule,
+    RuleSet,
+    ScoreLine,
+    doubled,
+    limit_rule,
+    per_set_rule,
+    points_rule,
+    standard_tally,
 )
 from scoring.hand import WinMethod
 from scoring.rulesets import _common as c
@@ -137,7 +146,7 @@ ALL_PLAYERS: tuple[Rule, ...] = (
 
 
 def more_limit_hands(ctx: ScoreContext) -> bool:
-    return ctx.options["more_limit_hands"]
+    return bool(ctx.options["more_limit_hands"])
 
 
 CLASSICAL_LIMIT_HANDS: tuple[Rule, ...] = (

@@ -76,7 +76,7 @@ def settle(table: Table) -> Settlement:
     check_table(table)
     rules = rules_for(table)
     if table.incident is None:
-        payments, notes = plain_settlement(table, rules), []
+        payments, notes = plain_settlement(table, rules), list[str]()
     else:
         payments, notes = _incident_settlement(table, rules)
     if table.game in (Game.TWO, Game.THREE):

@@ -137,7 +137,8 @@ def plain_settlement(table: Table, rules: SettlingRules) -> list[Payment]:
     """A game won with no incident: the winner collects, then the losers settle."""
     winner = table.winner
     if winner is None:
-        raise SettlementError("no winner: mark one player as the winner, or give the incident (drawn-game, washing-the-tiles, false-mah-jong)")
+        raise SettlementError("no winner: mark one player as the winner, "
+                              "or give the incident (drawn-game, washing-the-tiles, false-mah-jong)")
     return winner_collects(table, rules, winner) + losers_settle(table, rules, winner)
 
 

@@ -8,10 +8,10 @@ penalties, washing the tiles and the drawn game. Two and three play "in exactly 
 
 from __future__ import annotations
 
-from scoring.engine import Citation
-from scoring.rulesets.harr_1922 import BOOK, LIMIT, WASHING, part_one, part_two, washing_the_tiles
 from collections.abc import Mapping
 
+from scoring.engine import Citation
+from scoring.rulesets.harr_1922 import BOOK, LIMIT, WASHING, part_one, part_two, washing_the_tiles
 from scoring.settle.core import (
     IncidentRule,
     Liability,

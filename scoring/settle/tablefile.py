@@ -26,7 +26,8 @@ _CACHE: dict[str, Any] = {}
 def table_schema() -> dict[str, Any]:
     if "table" not in _CACHE:
         _CACHE["table"] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    return _CACHE["table"]
+    schema: dict[str, Any] = _CACHE["table"]
+    return schema
 
 
 def validate_table_json(data: Any) -> None:
