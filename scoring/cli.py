@@ -142,7 +142,9 @@ def _rules(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             name: {"title": rs.title, "version": rs.version,
-                   "options": [{"name": o.name, "default": o.default, "help": o.help} for o in rs.options]}
+                   "settling": rs.settling, "aliases": list(rs.aliases),
+                   "options": [{"name": o.name, "kind": o.kind.value, "default": o.default, "help": o.help}
+                               for o in rs.options]}
             for name, rs in sets.items()
         }, indent=2))
         return 0

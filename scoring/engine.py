@@ -96,6 +96,8 @@ class Rule:
     when: Callable[[ScoreContext], bool] | None = None
     values: Mapping[tuple[bool, bool, bool], int] | None = None
     """For a rule priced from a set-value table: the table, keyed by (kong, heads, concealed)."""
+    other_values: Mapping[tuple[bool, bool, bool], int] | None = None
+    """The table for the hands that did not win, where the book prints a second one."""
 
     def apply(self, ctx: ScoreContext) -> list[ScoreLine]:
         return list(self.find(ctx, self))
@@ -286,13 +288,19 @@ class RuleSet:
         """The rule set's prices as the book prints them: each set-value table, then every rule of fixed value."""
         out = [f"{self.name}  ({self.title}, version {self.version})"]
         for rule in self.rules:
-            if rule.values is not None:
-                out.append(f"  {rule.id}: points for a set, by [{rule.citation}]")
+            tables = [("", rule.values), (" (the hands that did not win)", rule.other_values)]
+            for whose, values in tables:
+                if values is None:
+                    continue
+                if rule.other_values is not None and not whose:
+                    whose = " (the winner)"
+                cite = f", by [{rule.citation}]" if values is rule.values else ""
+                out.append(f"  {rule.id}{whose}: points for a set{cite}")
                 out.append(f"    {'':<18}{'exposed':>8}{'concealed':>10}")
                 for kong in (False, True):
                     for heads in (False, True):
                         row = f"{'kong' if kong else 'pung'} of {'heads' if heads else 'simples'}"
-                        out.append(f"    {row:<18}{rule.values[(kong, heads, False)]:>8}{rule.values[(kong, heads, True)]:>10}")
+                        out.append(f"    {row:<18}{values[(kong, heads, False)]:>8}{values[(kong, heads, True)]:>10}")
         for rule in self.rules:
             if rule.value is not None:
                 out.append(f"  {rule.value:>7}  {rule.description}  ({rule.id}) [{rule.citation}]")

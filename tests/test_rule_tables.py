@@ -51,6 +51,14 @@ def test_harr_prints_the_score_cards_bonus_points_and_doubles(capsys: pytest.Cap
         rule: 2 ** n for rule, n in HARR_DOUBLES_CARD.items()}
 
 
+def test_harr_part_two_prints_the_winners_table_and_the_others(capsys: pytest.CaptureFixture[str]) -> None:
+    """Part II (p. 65): the winner's concealed threes are worth 6 and 10; the other hands keep 4 and 8."""
+    out = printed_table(capsys, "harr-1922-limit")
+    winner, others = out.split("(the hands that did not win)")
+    assert re.search(r"pung of simples\s+2\s+6$", winner, re.M) and re.search(r"pung of heads\s+4\s+10$", winner, re.M)
+    assert re.search(r"pung of simples\s+2\s+4$", others, re.M) and re.search(r"pung of heads\s+4\s+8$", others, re.M)
+
+
 def test_the_value_table_is_read_from_the_rules_not_written_apart() -> None:
     """Every rule with a fixed value shows it; every set-value table is the one the rule prices from."""
     for rule_set in rule_sets().values():

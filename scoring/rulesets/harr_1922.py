@@ -335,7 +335,7 @@ def sets_by_table(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
             yield line if ctx.winner else replace(line, citation=OTHER_VALUES)
 
 
-_p2_sets = Rule("set", WINNING_VALUES, sets_by_table)
+_p2_sets = Rule("set", WINNING_VALUES, sets_by_table, values=WINNER_SETS, other_values=c.SET_VALUES)
 _p2_final_pair = value_rule("final-pair", WINNING_VALUES, final_pair_value)
 _p2_pair = per_set_rule("pair", OTHER_VALUES, limit_game_pair)
 _p2_sequence = value_rule("filled-sequence", WINNING_VALUES, filled_sequence)
