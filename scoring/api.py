@@ -8,7 +8,24 @@ from scoring.rulesets import get_rule_set, rule_sets, score_all, score_hand
 from scoring.tiles import Tile, parse_tiles
 
 __all__ = [
-    "Arrangement", "Shape", "arrangements", "waiting_tiles", "Citation", "Option", "RuleSet", "Score",
-    "ScoreLine", "ScoreResult", "Hand", "WinMethod", "Meld", "MeldKind", "get_rule_set", "rule_sets",
-    "score_all", "score_hand", "Tile", "parse_tiles",
+    "Arrangement",
+    "Citation",
+    "Hand",
+    "Meld",
+    "MeldKind",
+    "Option",
+    "RuleSet",
+    "Score",
+    "ScoreLine",
+    "ScoreResult",
+    "Shape",
+    "Tile",
+    "WinMethod",
+    "arrangements",
+    "get_rule_set",
+    "parse_tiles",
+    "rule_sets",
+    "score_all",
+    "score_hand",
+    "waiting_tiles",
 ]

@@ -234,7 +234,7 @@ def arrangements(hand: Hand) -> list[Arrangement]:
     if not hand.winner:
         return [_incomplete(declared, counts)]
     found: list[Arrangement] = []
-    seen: set[tuple] = set()
+    seen: set[tuple[object, ...]] = set()
     for p in range(len(counts)):
         if counts[p] < 2:
             continue

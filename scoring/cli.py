@@ -10,10 +10,10 @@ from typing import Any
 from scoring.engine import ScoreResult
 from scoring.errors import NotationError, PungChowError, UnknownRuleSetError
 from scoring.hand import FLAGS, Hand, WinMethod
-from scoring.melds import MARKS
 from scoring.jsonfile import load_json_file
-from scoring.tiles import check_notation_length
+from scoring.melds import MARKS
 from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all, score_hand
+from scoring.tiles import check_notation_length
 
 DEFAULT_RULES = "harr-1922"
 
@@ -21,13 +21,16 @@ DEFAULT_RULES = "harr-1922"
 def add_score_options(parser: argparse.ArgumentParser) -> None:
     """The options every scoring command shares (``score``, ``photo``)."""
     parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set name, or 'all' (default {DEFAULT_RULES}); see `pungchow rules`")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule-set option, e.g. --option flowers=no (repeatable)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule-set option, e.g. --option flowers=no (repeatable)")
     parser.add_argument("--limit", help="the limit: a number, or 'none' for no limit (default: the book's)")
-    parser.add_argument("--won-by", choices=[m.value for m in WinMethod], help="how the winning tile came (default: discard when --winning is given, else wall)")
+    parser.add_argument("--won-by", choices=[m.value for m in WinMethod],
+                        help="how the winning tile came (default: discard when --winning is given, else wall)")
     parser.add_argument("--winning", metavar="CODE", help="the winning tile, e.g. 2D (or MPSZ, e.g. 2z)")
     parser.add_argument("--seat", default="E", help="the player's seat wind: E, S, W or N (default E)")
     parser.add_argument("--round", default="E", help="the prevailing wind: E, S, W or N (default E)")
-    parser.add_argument("--flag", action="append", default=[], choices=sorted(FLAGS), help="a circumstance the tiles cannot show (repeatable)")
+    parser.add_argument("--flag", action="append", default=[], choices=sorted(FLAGS),
+                        help="a circumstance the tiles cannot show (repeatable)")
     parser.add_argument("--loser", action="store_true", help="score a hand that did not go out")
     parser.add_argument("--json", action="store_true", help="print the score as JSON")
 
@@ -72,7 +75,7 @@ def _names_a_file(path: Path) -> bool:
         return False
 
 
-def _print_result(name: str, result: "ScoreResult | Refusal") -> None:
+def _print_result(name: str, result: ScoreResult | Refusal) -> None:
     print(result.explain())
     for alt in result.alternatives:
         print(f"  (also {alt.arrangement}: {alt.total})")
@@ -124,11 +127,21 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
+    if args.name is not None:
+        rule_set = get_rule_set(args.name)
+        if not args.table:
+            raise PungChowError("pungchow rules NAME prints that rule set's value table: add --table")
+        print(rule_set.value_table())
+        return 0
+    if args.table:
+        raise PungChowError("--table prints one rule set's values: name it, e.g. pungchow rules harr-1922 --table")
     sets = rule_sets()
     if args.json:
         print(json.dumps({
             name: {"title": rs.title, "version": rs.version,
-                   "options": [{"name": o.name, "default": o.default, "help": o.help} for o in rs.options]}
+                   "settling": rs.settling, "aliases": list(rs.aliases),
+                   "options": [{"name": o.name, "kind": o.kind.value, "default": o.default, "help": o.help}
+                               for o in rs.options]}
             for name, rs in sets.items()
         }, indent=2))
         return 0
@@ -140,12 +153,15 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     score = sub.add_parser("score", help="score a hand typed in notation or read from a JSON file",
-                           description='Score a hand. Example: pungchow score "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]" --won-by discard --winning 2D')
+                           description='Score a hand. Example: '
+                                       'pungchow score "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]" --won-by discard --winning 2D')
     score.add_argument("hand", help="hand notation (concealed tiles, then [exposed] and (concealed) sets) or a hand JSON file")
     add_score_options(score)
     score.set_defaults(func=_score)
-    rules = sub.add_parser("rules", help="list the rule sets and their options")
+    rules = sub.add_parser("rules", help="list the rule sets and their options, or print one rule set's value table")
+    rules.add_argument("name", nargs="?", help="a rule set, to print its value table with --table")
+    rules.add_argument("--table", action="store_true", help="print the rule set's values: set values, then each rule's points or doubles")
     rules.add_argument("--json", action="store_true")
     rules.set_defaults(func=_rules)

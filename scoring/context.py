@@ -158,4 +158,4 @@ class ScoreContext:
         return tile.is_dragon or tile in (self.own_wind, self.round_wind)
 
 
-__all__ = ["ScoreContext", "NUMBERED_SUITS"]
+__all__ = ["NUMBERED_SUITS", "ScoreContext"]

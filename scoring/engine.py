@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
 from typing import Any
 
@@ -78,11 +79,25 @@ class ScoreLine:
 
 @dataclass(frozen=True)
 class Rule:
-    """One scoring rule: an id, where it is written, and what it finds in a context."""
+    """One scoring rule: an id, where it is written, and what it finds in a context.
+
+    A rule the book prices once (``points``, ``doubles`` or the ``limit``) keeps that value and its
+    ``description`` as fields and ``when`` as the test, so a rule set can print its value table;
+    a rule priced per set or by the table's options finds its lines itself (``find``).
+    """
 
     id: str
     citation: Citation
-    find: Callable[[ScoreContext, "Rule"], Iterable[ScoreLine]]
+    find: Callable[[ScoreContext, Rule], Iterable[ScoreLine]]
+    description: str = ""
+    points: int = 0
+    doubles: int = 0
+    limit: bool = False
+    when: Callable[[ScoreContext], bool] | None = None
+    values: Mapping[tuple[bool, bool, bool], int] | None = None
+    """For a rule priced from a set-value table: the table, keyed by (kong, heads, concealed)."""
+    other_values: Mapping[tuple[bool, bool, bool], int] | None = None
+    """The table for the hands that did not win, where the book prints a second one."""
 
     def apply(self, ctx: ScoreContext) -> list[ScoreLine]:
         return list(self.find(ctx, self))
@@ -90,20 +105,37 @@ class Rule:
     def line(self, description: str, *, points: int = 0, doubles: int = 0, limit_hand: bool = False) -> ScoreLine:
         return ScoreLine(self.id, description, self.citation, points, doubles, limit_hand)
 
+    @property
+    def value(self) -> str | None:
+        """The fixed value as the books print it (``+20``, ``x2``, ``limit``), or None when it varies."""
+        if self.when is None:
+            return None
+        if self.limit:
+            return "limit"
+        if self.doubles:
+            return f"x{2 ** self.doubles}" if self.doubles > 0 else f"/{2 ** -self.doubles}"
+        return f"{self.points:+d}"
+
+
+def fixed_value(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
+    """The line of a rule with a fixed value, when its test holds."""
+    if rule.when is not None and rule.when(ctx):
+        yield rule.line(rule.description, points=rule.points, doubles=rule.doubles, limit_hand=rule.limit)
+
 
 def points_rule(id: str, description: str, points: int, citation: Citation, when: Callable[[ScoreContext], bool]) -> Rule:
     """A rule worth ``points`` once when ``when(ctx)`` holds."""
-    return Rule(id, citation, lambda ctx, r: [r.line(description, points=points)] if when(ctx) else [])
+    return Rule(id, citation, fixed_value, description, points=points, when=when)
 
 
 def doubles_rule(id: str, description: str, doubles: int, citation: Citation, when: Callable[[ScoreContext], bool]) -> Rule:
     """A rule that doubles the score ``doubles`` times when ``when(ctx)`` holds."""
-    return Rule(id, citation, lambda ctx, r: [r.line(description, doubles=doubles)] if when(ctx) else [])
+    return Rule(id, citation, fixed_value, description, doubles=doubles, when=when)
 
 
 def limit_rule(id: str, description: str, citation: Citation, when: Callable[[ScoreContext], bool]) -> Rule:
     """A limit hand: worth the limit outright when ``when(ctx)`` holds."""
-    return Rule(id, citation, lambda ctx, r: [r.line(description, limit_hand=True)] if when(ctx) else [])
+    return Rule(id, citation, fixed_value, description, limit=True, when=when)
 
 
 def per_set_rule(
@@ -112,8 +144,12 @@ def per_set_rule(
     value: Callable[[ScoreContext, Meld], tuple[str, int] | None],
     *,
     doubles: bool = False,
+    values: Mapping[tuple[bool, bool, bool], int] | None = None,
 ) -> Rule:
-    """A rule that looks at each set and pair in turn; ``value`` gives (description, amount) or None."""
+    """A rule that looks at each set and pair in turn; ``value`` gives (description, amount) or None.
+
+    ``values`` is the set-value table the rule prices from, when it has one, for the value table.
+    """
 
     def find(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
         for meld in ctx.arrangement.sets:
@@ -122,47 +158,85 @@ def per_set_rule(
                 description, amount = found
                 yield rule.line(description, doubles=amount) if doubles else rule.line(description, points=amount)
 
-    return Rule(id, citation, find)
+    return Rule(id, citation, find, values=values)
+
+
+class OptionKind(str, Enum):
+    """What an option's value is: a yes/no, a whole number, the limit (a number or none), or one of a few."""
+
+    FLAG = "flag"
+    NUMBER = "number"
+    LIMIT = "limit"
+    CHOICE = "choice"
+
+
+_YES = ("1", "true", "yes", "on")
+_NO = ("0", "false", "no", "off")
+_NONE = ("none", "no", "unlimited", "off")
 
 
 @dataclass(frozen=True)
 class Option:
-    """A named setting a table may change; ``default`` is the book's."""
+    """A named setting a table may change, of a declared kind; ``default`` is the book's."""
 
     name: str
+    kind: OptionKind
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
 
+    @classmethod
+    def flag(cls, name: str, default: bool, help: str) -> Option:
+        return cls(name, OptionKind.FLAG, default, help)
+
+    @classmethod
+    def number(cls, name: str, default: int, help: str, choices: tuple[int, ...] | None = None) -> Option:
+        return cls(name, OptionKind.CHOICE if choices else OptionKind.NUMBER, default, help, choices)
+
+    @classmethod
+    def limit(cls, name: str, default: int | None, help: str) -> Option:
+        return cls(name, OptionKind.LIMIT, default, help)
+
     def parse(self, value: Any) -> Any:
         """Read a value given as text (CLI, page) or as its own type (API)."""
+        if self.kind is OptionKind.FLAG:
+            return self._flag(value)
         if isinstance(value, str):
             text = value.strip().lower()
-            if isinstance(self.default, bool) or self.choices == (True, False):
-                if text in ("1", "true", "yes", "on"):
-                    return True
-                if text in ("0", "false", "no", "off"):
-                    return False
-                raise PungChowError(f"option {self.name} takes yes or no, not {value!r}")
-            if self.name == "limit" or isinstance(self.default, int):
-                if text in ("none", "no", "unlimited", "off"):
-                    if self.name != "limit":
-                        raise PungChowError(f"option {self.name} needs a number, not {value!r}")
-                    return None
-                try:
-                    value = int(text)
-                except ValueError:
-                    raise PungChowError(f"option {self.name} takes a whole number, not {value!r}") from None
-        if self.choices is None and (self.name == "limit" or (isinstance(self.default, int) and not isinstance(self.default, bool))):
-            if not (value is None and self.name == "limit") and (isinstance(value, bool) or not isinstance(value, int)):
-                raise PungChowError(f"option {self.name} takes a whole number{' or none' if self.name == 'limit' else ''}, not {value!r}")
-            if self.name == "limit" and value is not None and value < 1:
-                raise PungChowError(f"the limit must be at least 1, not {value}; give 'none' for no limit")
-        if self.choices is not None and value not in self.choices:
-            raise PungChowError(f"option {self.name} takes one of {', '.join(map(str, self.choices))}, not {value!r}")
-        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            if self.kind is OptionKind.LIMIT and text in _NONE:
+                return None
+            try:
+                value = int(text)
+            except ValueError:
+                if self.kind is OptionKind.NUMBER and text in _NONE:
+                    raise PungChowError(f"option {self.name} needs a number, not {value!r}") from None
+                raise PungChowError(f"option {self.name} takes a whole number, not {value!r}") from None
+        if self.kind is OptionKind.CHOICE:
+            if value not in (self.choices or ()) or isinstance(value, bool):
+                raise PungChowError(
+                    f"option {self.name} takes one of {', '.join(map(str, self.choices or ()))}, not {value!r}")
+            return value
+        if self.kind is OptionKind.LIMIT and value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            none = " or none" if self.kind is OptionKind.LIMIT else ""
+            raise PungChowError(f"option {self.name} takes a whole number{none}, not {value!r}")
+        if self.kind is OptionKind.LIMIT and value < 1:
+            raise PungChowError(f"the limit must be at least 1, not {value}; give 'none' for no limit")
+        if value < 0:
             raise PungChowError(f"option {self.name} cannot be negative")
         return value
+
+    def _flag(self, value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if text in _YES:
+                return True
+            if text in _NO:
+                return False
+        raise PungChowError(f"option {self.name} takes yes or no, not {value!r}")
 
 
 Tally = Callable[[list[ScoreLine], ScoreContext, Mapping[str, Any]], tuple[int, int]]
@@ -187,7 +261,8 @@ def doubled(lines: Iterable[ScoreLine]) -> int:
     lines = list(lines)
     points = sum(line.points for line in lines)
     doubles = sum(line.doubles for line in lines)
-    return points * 2**doubles if doubles >= 0 else points // 2**-doubles
+    factor: int = 2 ** abs(doubles)
+    return points * factor if doubles >= 0 else points // factor
 
 
 @dataclass(frozen=True)
@@ -204,6 +279,32 @@ class RuleSet:
     tally: Tally = standard_tally
     notes: str = ""
     limit_citation: Citation | None = None
+    settling: str = "harr-1922"
+    """The name of the book whose settling pays out this rule set's scores (see ``scoring.settle.registry``)."""
+    aliases: tuple[str, ...] = ()
+    """Other names the rule set is found by."""
+
+    def value_table(self) -> str:
+        """The rule set's prices as the book prints them: each set-value table, then every rule of fixed value."""
+        out = [f"{self.name}  ({self.title}, version {self.version})"]
+        for rule in self.rules:
+            tables = [("", rule.values), (" (the hands that did not win)", rule.other_values)]
+            for whose, values in tables:
+                if values is None:
+                    continue
+                if rule.other_values is not None and not whose:
+                    whose = " (the winner)"
+                cite = f", by [{rule.citation}]" if values is rule.values else ""
+                out.append(f"  {rule.id}{whose}: points for a set{cite}")
+                out.append(f"    {'':<18}{'exposed':>8}{'concealed':>10}")
+                for kong in (False, True):
+                    for heads in (False, True):
+                        row = f"{'kong' if kong else 'pung'} of {'heads' if heads else 'simples'}"
+                        out.append(f"    {row:<18}{values[(kong, heads, False)]:>8}{values[(kong, heads, True)]:>10}")
+        for rule in self.rules:
+            if rule.value is not None:
+                out.append(f"  {rule.value:>7}  {rule.description}  ({rule.id}) [{rule.citation}]")
+        return "\n".join(out)
 
     def option(self, name: str) -> Option:
         for opt in self.options:

@@ -26,7 +26,7 @@ from typing import Any
 from scoring.errors import InvalidHandError, NotationError
 from scoring.jsonfile import JsonInputError, load_json
 from scoring.melds import Meld, MeldKind
-from scoring.tiles import WINDS, Tile, format_tiles, parse_tile, parse_tiles
+from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
 
 SCHEMA_PATH = Path(__file__).with_name("schema") / "hand.v2.json"
 SCHEMA_ID = "pungchow/hand"
@@ -46,7 +46,7 @@ class WinMethod(str, Enum):
     ORIGINAL_HAND = "original-hand"
 
     @classmethod
-    def parse(cls, text: str) -> "WinMethod":
+    def parse(cls, text: str) -> WinMethod:
         try:
             return cls(text.strip().lower())
         except ValueError:
@@ -59,26 +59,84 @@ class WinMethod(str, Enum):
         return self in (WinMethod.WALL, WinMethod.LOOSE_TILE, WinMethod.LAST_TILE, WinMethod.ORIGINAL_HAND)
 
 
-#: A wind as a player may name it: its letter or its word ("S", "south").
-WIND_NAMES: dict[str, str] = {"EAST": "E", "SOUTH": "S", "WEST": "W", "NORTH": "N"}
+class Wind(str, Enum):
+    """A seat or the round: East (the banker) first, then South, West and North in the order of play."""
 
+    EAST = "E"
+    SOUTH = "S"
+    WEST = "W"
+    NORTH = "N"
 
-def parse_wind(text: str, what: str) -> str:
-    """``E``/``east`` ... ``N``/``north`` -> the letter; anything else is an error, never a guess."""
-    word = text.strip().upper() if isinstance(text, str) else ""
-    letter = word if word in WINDS else WIND_NAMES.get(word, "")
-    if not letter:
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @classmethod
+    def parse(cls, text: object, what: str = "wind") -> Wind:
+        """``E``/``east`` ... ``N``/``north`` -> the wind; anything else is an error, never a guess."""
+        word = text.strip().upper() if isinstance(text, str) else ""
+        for wind in cls:
+            if word in (wind.value, wind.name):
+                return wind
         raise NotationError(f"unknown {what} {text!r}: use E, S, W or N")
-    return letter
 
 
-#: Circumstances of the win that the tiles cannot show, as some books score them.
-FLAGS: dict[str, str] = {
-    "kong-on-kong": "the loose tile after a kong made a second kong, and the next loose tile won (Foster limit XV)",
-    "delayed-call": "the player announced a one-tile wait after East's first discard and won unaltered (Foster law 92)",
-    "last-discard": "won on the discard that followed the last tile of the wall (Foster law 89)",
-    "first-discard": "won on the first tile played in the hand (Harr Part II, bonus 5: half the limit)",
+#: A wind as a player may name it: its letter or its word ("S", "south").
+WIND_NAMES: dict[str, str] = {w.name: w.value for w in Wind}
+
+
+def parse_wind(text: str, what: str) -> Wind:
+    """``E``/``east`` ... ``N``/``north`` -> the wind; anything else is an error, never a guess."""
+    return Wind.parse(text, what)
+
+
+class Flag(str, Enum):
+    """A circumstance of the win that the tiles cannot show, as some books score it."""
+
+    KONG_ON_KONG = "kong-on-kong"
+    DELAYED_CALL = "delayed-call"
+    LAST_DISCARD = "last-discard"
+    FIRST_DISCARD = "first-discard"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @property
+    def description(self) -> str:
+        return _FLAG_DESCRIPTIONS[self]
+
+
+_FLAG_DESCRIPTIONS: dict[Flag, str] = {
+    Flag.KONG_ON_KONG: "the loose tile after a kong made a second kong, and the next loose tile won (Foster limit XV)",
+    Flag.DELAYED_CALL: "the player announced a one-tile wait after East's first discard and won unaltered (Foster law 92)",
+    Flag.LAST_DISCARD: "won on the discard that followed the last tile of the wall (Foster law 89)",
+    Flag.FIRST_DISCARD: "won on the first tile played in the hand (Harr Part II, bonus 5: half the limit)",
 }
+
+#: Each flag's name and what it means (the CLI's and the page's choices).
+FLAGS: dict[str, str] = {flag.value: flag.description for flag in Flag}
+
+
+def _as_flag(value: Flag | str) -> Flag | str:
+    """``value`` as a :class:`Flag` when it names one; otherwise as given, for ``problems`` to report."""
+    try:
+        return Flag(value)
+    except ValueError:
+        return value
+
+
+def _as_enum(kind: type[Enum], value: object) -> object:
+    """``value`` as a member of ``kind`` when it names one; otherwise as given, for ``problems`` to report."""
+    try:
+        return kind(value)
+    except ValueError:
+        return value
+
 
 _BRACKET_RE = re.compile(r"(\[[^\]]*\]|\([^)]*\))(\*?)")
 #: The mark after a set that the winning tile completed.
@@ -94,13 +152,51 @@ class Hand:
     bonus: tuple[Tile, ...] = ()
     winning_tile: Tile | None = None
     won_by: WinMethod | None = None
-    seat_wind: str = "E"
-    prevailing_wind: str = "E"
+    seat_wind: Wind = Wind.EAST
+    prevailing_wind: Wind = Wind.EAST
     winner: bool = True
-    flags: frozenset[str] = frozenset()
+    flags: frozenset[Flag | str] = frozenset()
+    """The circumstances; a name that is no :class:`Flag` stays text, for :meth:`problems` to name."""
     winning_set: int | None = None
     """Index in ``melds`` of the set the winning tile completed, when the hand says so (``*``)."""
     trace: dict[str, Any] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        """Winds and flags given by name become the enums; an unknown one stays for ``problems`` to name."""
+        object.__setattr__(self, "seat_wind", _as_enum(Wind, self.seat_wind))
+        object.__setattr__(self, "prevailing_wind", _as_enum(Wind, self.prevailing_wind))
+        object.__setattr__(self, "flags", frozenset(_as_flag(f) for f in self.flags))
+
+    @classmethod
+    def from_parts(
+        cls,
+        loose: list[Tile] | tuple[Tile, ...],
+        melds: list[Meld] | tuple[Meld, ...] = (),
+        *,
+        winning_tile: str | Tile | None = None,
+        won_by: str | WinMethod | None = None,
+        seat_wind: str | Wind = Wind.EAST,
+        prevailing_wind: str | Wind = Wind.EAST,
+        winner: bool = True,
+        flags: frozenset[str] | set[str] | tuple[str, ...] | frozenset[Flag] = frozenset(),
+        winning_set: int | None = None,
+        trace: dict[str, Any] | None = None,
+    ) -> Hand:
+        """A hand from loose tiles and declared sets: the bonus tiles set apart, the rest sorted, tiles,
+        winds and the way of winning read from their names. Nothing is checked here."""
+        return cls(
+            concealed=tuple(sorted(t for t in loose if not t.is_bonus)),
+            melds=tuple(melds),
+            bonus=tuple(sorted(t for t in loose if t.is_bonus)),
+            winning_tile=parse_tile(winning_tile) if isinstance(winning_tile, str) else winning_tile,
+            won_by=WinMethod.parse(won_by) if isinstance(won_by, str) else won_by,
+            seat_wind=parse_wind(seat_wind, "seat wind"),
+            prevailing_wind=parse_wind(prevailing_wind, "prevailing wind"),
+            winner=winner,
+            flags=frozenset(_as_flag(f) for f in flags),
+            winning_set=winning_set,
+            trace=trace,
+        )
 
     # --- notation -----------------------------------------------------------------------------
 
@@ -114,9 +210,9 @@ class Hand:
         seat_wind: str = "E",
         prevailing_wind: str = "E",
         winner: bool = True,
-        flags: "frozenset[str] | set[str] | tuple[str, ...]" = frozenset(),
+        flags: frozenset[str] | set[str] | tuple[str, ...] = frozenset(),
         check: bool = True,
-    ) -> "Hand":
+    ) -> Hand:
         """Read hand notation; raises NotationError or InvalidHandError with every problem."""
         melds: list[Meld] = []
         loose: list[Tile] = []
@@ -136,17 +232,9 @@ class Hand:
             raise NotationError(f"{len(marked)} sets are marked {WINNING_MARK}: mark only the one set the winning tile completed")
         if any(t.is_face_down for t in loose):
             raise InvalidHandError(["a face-down tile (XX) belongs only at the end of a declared kong, e.g. (XX1D1DXX)"])
-        hand = cls(
-            concealed=tuple(sorted(t for t in loose if not t.is_bonus)),
-            melds=tuple(melds),
-            bonus=tuple(sorted(t for t in loose if t.is_bonus)),
-            winning_tile=parse_tile(winning_tile) if isinstance(winning_tile, str) else winning_tile,
-            won_by=WinMethod.parse(won_by) if isinstance(won_by, str) else won_by,
-            seat_wind=parse_wind(seat_wind, "seat wind"),
-            prevailing_wind=parse_wind(prevailing_wind, "prevailing wind"),
-            winner=winner,
-            flags=frozenset(flags),
-            winning_set=marked[0] if marked else None,
+        hand = cls.from_parts(
+            loose, melds, winning_tile=winning_tile, won_by=won_by, seat_wind=seat_wind,
+            prevailing_wind=prevailing_wind, winner=winner, flags=flags, winning_set=marked[0] if marked else None,
         )
         if hand.winner and hand.won_by is None:
             hand = replace(hand, won_by=WinMethod.WALL if hand.winning_tile is None else WinMethod.DISCARD)
@@ -209,12 +297,12 @@ class Hand:
             elif self.won_by is WinMethod.DISCARD and self._only_in_concealed_kongs(self.winning_tile):
                 found.append(f"the winning tile {self.winning_tile} lies only in a concealed kong, which a discard cannot complete")
         found += self._winning_set_problems()
-        for flag in sorted(self.flags - FLAGS.keys()):
+        for flag in sorted(str(f) for f in self.flags if not isinstance(f, Flag)):
             found.append(f"unknown circumstance {flag!r}: use {', '.join(FLAGS)}")
         if not self.winner and self.won_by is not None:
             found.append("a hand that did not win was not won by any method: drop --won-by or mark it the winner")
         for name, wind in (("seat wind", self.seat_wind), ("prevailing wind", self.prevailing_wind)):
-            if wind not in WINDS:
+            if not isinstance(wind, Wind):
                 found.append(f"unknown {name} {wind!r}: use E, S, W or N")
         return found
 
@@ -223,12 +311,14 @@ class Hand:
         if self.winning_set is None:
             return []
         if not 0 <= self.winning_set < len(self.melds):
-            return [f"the set marked {WINNING_MARK} (number {self.winning_set + 1}) is not among the hand's {len(self.melds)} declared sets"]
+            return [f"the set marked {WINNING_MARK} (number {self.winning_set + 1}) "
+                    f"is not among the hand's {len(self.melds)} declared sets"]
         meld = self.melds[self.winning_set]
         if not self.winner:
             return [f"{meld}{WINNING_MARK}: a hand that did not win has no set completed by a winning tile"]
         if meld.kind is MeldKind.KONG:
-            return [f"{meld}{WINNING_MARK}: the winning tile never completes a kong (a kong calls for a loose tile); mark the set the last tile completed"]
+            return [f"{meld}{WINNING_MARK}: the winning tile never completes a kong (a kong calls for a loose tile); "
+                    "mark the set the last tile completed"]
         if self.winning_tile is None:
             return [f"{meld}{WINNING_MARK} is marked as completed by the winning tile: say which tile that was (--winning)"]
         if self.winning_tile not in meld.tiles:
@@ -239,7 +329,7 @@ class Hand:
         elsewhere = tile in self.concealed or any(tile in m.tiles for m in self.melds if not (m.kind is MeldKind.KONG and m.concealed))
         return not elsewhere
 
-    def check(self) -> "Hand":
+    def check(self) -> Hand:
         """Raise InvalidHandError naming every problem; return the hand when there are none."""
         found = self.problems()
         if found:
@@ -261,12 +351,12 @@ class Hand:
             "bonus": [t.code for t in self.bonus],
             "winning_tile": self.winning_tile.code if self.winning_tile else None,
             "won_by": self.won_by.value if self.won_by else None,
-            "seat_wind": self.seat_wind,
-            "prevailing_wind": self.prevailing_wind,
+            "seat_wind": str(self.seat_wind),
+            "prevailing_wind": str(self.prevailing_wind),
             "winner": self.winner,
         }
         if self.flags:
-            data["flags"] = sorted(self.flags)
+            data["flags"] = sorted(str(f) for f in self.flags)
         if self.trace is not None:
             data["trace"] = self.trace
         return data
@@ -275,7 +365,7 @@ class Hand:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_dict(cls, data: Any, *, check: bool = True) -> "Hand":
+    def from_dict(cls, data: Any, *, check: bool = True) -> Hand:
         """Build a hand from its JSON form (version 1 or 2), validated against the schema file first."""
         data = migrate_hand_json(data)
         validate_hand_json(data)
@@ -288,16 +378,13 @@ class Hand:
             if meld.kind.value != m["kind"]:
                 raise InvalidHandError([f"meld {format_tiles(meld.tiles)} is a {meld.kind.value}, not a {m['kind']}"])
             melds.append(meld)
-        concealed = [Tile.parse(c) for c in data.get("concealed", [])]
-        bonus = [Tile.parse(c) for c in data.get("bonus", [])]
-        hand = cls(
-            concealed=tuple(sorted(t for t in concealed if not t.is_bonus)),
-            melds=tuple(melds),
-            bonus=tuple(sorted(bonus + [t for t in concealed if t.is_bonus])),
+        loose = [Tile.parse(c) for c in [*data.get("concealed", []), *data.get("bonus", [])]]
+        hand = cls.from_parts(
+            loose, melds,
             winning_tile=Tile.parse(data["winning_tile"]) if data.get("winning_tile") else None,
             won_by=WinMethod.parse(data["won_by"]) if data.get("won_by") else None,
-            seat_wind=parse_wind(data.get("seat_wind", "E"), "seat wind"),
-            prevailing_wind=parse_wind(data.get("prevailing_wind", "E"), "prevailing wind"),
+            seat_wind=data.get("seat_wind", "E"),
+            prevailing_wind=data.get("prevailing_wind", "E"),
             winner=bool(data.get("winner", True)),
             flags=frozenset(data.get("flags", [])),
             winning_set=marked[0] if marked else None,
@@ -306,7 +393,7 @@ class Hand:
         return hand.check() if check else hand
 
     @classmethod
-    def from_json(cls, text: str, *, check: bool = True) -> "Hand":
+    def from_json(cls, text: str, *, check: bool = True) -> Hand:
         try:
             data = load_json(text, "hand")
         except JsonInputError as exc:
@@ -320,7 +407,8 @@ _SCHEMA_CACHE: dict[str, Any] = {}
 def _loose_tiles(text: str) -> list[Tile]:
     if WINNING_MARK in text:
         raise NotationError(
-            f"a {WINNING_MARK} marks the set the winning tile completed: write it right after that set's closing bracket, e.g. [3C4C5C]{WINNING_MARK}"
+            f"a {WINNING_MARK} marks the set the winning tile completed: "
+            f"write it right after that set's closing bracket, e.g. [3C4C5C]{WINNING_MARK}"
         )
     return parse_tiles(text)
 
@@ -340,7 +428,8 @@ def hand_schema() -> dict[str, Any]:
     """The versioned JSON Schema of the hand file (``scoring/schema/hand.v2.json``)."""
     if "hand" not in _SCHEMA_CACHE:
         _SCHEMA_CACHE["hand"] = json.loads(SCHEMA_PATH.read_text())
-    return _SCHEMA_CACHE["hand"]
+    schema: dict[str, Any] = _SCHEMA_CACHE["hand"]
+    return schema
 
 
 def validate_hand_json(data: Any) -> None:

@@ -36,7 +36,7 @@ class InputFileError(PungChowError, ValueError):
     """A path that is not a regular, readable file of a size we read."""
 
 
-def read_input_file(path: "str | Path", name: str, what: str, max_bytes: int) -> bytes:
+def read_input_file(path: str | Path, name: str, what: str, max_bytes: int) -> bytes:
     """The bytes of a regular file no bigger than ``max_bytes``; a folder, pipe or device is named as such.
 
     ``name`` says which file (for the message) and ``what`` what the user should give instead.
@@ -95,7 +95,7 @@ def _no_constant(name: str) -> Any:
     raise JsonInputError(f"{name} is not a JSON number; give a number")
 
 
-def load_json(text: "str | bytes", what: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def load_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
     """Parse ``text`` (the ``what`` file, named in messages) after checking its size and depth."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > max_bytes:
@@ -120,7 +120,7 @@ def load_json(text: "str | bytes", what: str, *, max_bytes: int = MAX_BYTES, max
         raise JsonInputError(f"the {what} file is nested too deep to read") from None
 
 
-def load_json_file(path: "str | Path", what: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def load_json_file(path: str | Path, what: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
     """The JSON in the file at ``path``; a missing, special, oversized or unreadable file is one clear error."""
     try:
         data = read_input_file(path, f"the {what} file {path}", f"a {what} JSON file", max_bytes)

@@ -17,7 +17,6 @@ from enum import Enum
 from scoring.errors import InvalidHandError, NotationError
 from scoring.tiles import Tile, format_tiles, parse_tiles
 
-
 #: What the marks in a printed arrangement mean: said once wherever arrangements are shown.
 MARKS = "marks: [ ] a set laid out on the table, ( ) a set or pair kept concealed, * the set the winning tile completed"
 
@@ -43,7 +42,7 @@ class Meld:
             raise InvalidHandError([problem])
 
     @classmethod
-    def of(cls, tiles: "list[Tile] | tuple[Tile, ...]", concealed: bool) -> "Meld":
+    def of(cls, tiles: list[Tile] | tuple[Tile, ...], concealed: bool) -> Meld:
         """Build the meld these tiles make; a face-down tile in four stands for the kong's tile."""
         tiles = tuple(tiles)
         faces = [t for t in tiles if not t.is_face_down]
@@ -61,7 +60,7 @@ class Meld:
         return cls(kind, tuple(sorted(tiles)), concealed)
 
     @classmethod
-    def parse(cls, text: str) -> "Meld":
+    def parse(cls, text: str) -> Meld:
         """Read ``[...]`` (exposed) or ``(...)`` (concealed)."""
         s = text.strip()
         if len(s) < 2 or (s[0], s[-1]) not in (("[", "]"), ("(", ")")):

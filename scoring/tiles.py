@@ -73,7 +73,7 @@ class Tile:
             )
 
     @classmethod
-    def parse(cls, text: str) -> "Tile":
+    def parse(cls, text: str) -> Tile:
         """Read one canonical code, in either case."""
         return cls(text.strip().upper())
 
@@ -83,7 +83,7 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile({self.code!r})"
 
-    def __lt__(self, other: "Tile") -> bool:
+    def __lt__(self, other: Tile) -> bool:
         return self.index < other.index
 
     @cached_property
@@ -157,11 +157,12 @@ class Tile:
             return WINDS[int(self.code[0]) - 1]
         return None
 
-    def next_in_suit(self) -> "Tile | None":
+    def next_in_suit(self) -> Tile | None:
         """The tile one higher in a numbered suit (for chows), or None."""
-        if not self.is_numbered or self.rank == 9:
+        rank = self.rank
+        if not self.is_numbered or rank is None or rank == 9:
             return None
-        return Tile(f"{self.rank + 1}{self.code[1]}")
+        return Tile(f"{rank + 1}{self.code[1]}")
 
 
 ALL_TILES: tuple[Tile, ...] = tuple(Tile(c) for c in ALL_CODES)
@@ -261,6 +262,6 @@ def parse_tile(text: str) -> Tile:
     return tiles[0]
 
 
-def format_tiles(tiles: "list[Tile] | tuple[Tile, ...]") -> str:
+def format_tiles(tiles: list[Tile] | tuple[Tile, ...]) -> str:
     """Print tiles as canonical codes run together, the inverse of :func:`parse_tiles`."""
     return "".join(t.code for t in tiles)

@@ -18,6 +18,8 @@ from scoring.errors import InvalidHandError, PungChowError, UnknownRuleSetError
 from scoring.hand import Hand
 from scoring.rulesets import get_rule_set, score_hand
 
+from conftest import because, book_hand, book_hands, fired
+
 RULES = "british-1920s"
 
 
@@ -25,116 +27,19 @@ def score(text: str, options: dict[str, Any] | None = None, **hand: Any) -> Scor
     return score_hand(Hand.parse(text, **hand), RULES, options)
 
 
-def fired(result: ScoreResult) -> Counter[str]:
-    return Counter(line.rule for line in result.lines)
-
-
 def doubles(result: ScoreResult) -> int:
     return sum(line.doubles for line in result.lines)
 
 
-CASES: list[tuple[str, str, dict[str, Any], int, list[str]]] = [
-    (
-        # West. Mah-Jongg 20, only possible piece 2, WW exposed 4, pair of red dragons 2 = 28;
-        # pung of own wind: double once -> 56.
-        "own wind pung",
-        "2C3C4C5D6D7DRDRD [WWWWWW] [7B8B9B]", dict(winning_tile="RD", won_by="discard", seat_wind="W"),
-        56, ["mah-jongg", "only-possible-piece", "set", "pair", "own-wind-set"],
-    ),
-    (
-        # South draws 5D, the only piece. Mah-Jongg 20, drawn from the wall 2, only possible
-        # piece 2, no scoring value in hand 10 = 34.
-        "no scoring value",
-        "1B2B3B4C5C6C7D8D9D2B3B4B5D5D", dict(winning_tile="5D", won_by="wall", seat_wind="S"),
-        34, ["mah-jongg", "drawn-from-wall", "only-possible-piece", "no-scoring-value"],
-    ),
-    (
-        # South, discard 5B, the only piece. 20 + 2; RD exposed 4, EW exposed 4, 2C concealed 4,
-        # 9D concealed 8 = 42; wind of the round, red dragons, all pungs x8 = 336.
-        "all pungs with dragons and the wind of the round",
-        "[RDRDRD] [EWEWEW] 2C2C2C9D9D9D5B5B", dict(winning_tile="5B", won_by="discard", seat_wind="S"),
-        336, ["mah-jongg", "only-possible-piece", "set", "set", "set", "set", "round-wind-set", "dragon-set",
-              "all-pungs"],
-    ),
-    (
-        # East, East round, loose tile 9C. 20 + drawn 2 + only piece 2 + loose tile 10; kong of EW
-        # exposed 16, 5C concealed 4 = 54; own wind, wind of round, one suit and winds x8 = 432.
-        "loose tile, one suit and winds",
-        "1C2C3C5C5C5C9C9C [EWEWEWEW] [7C8C9C]", dict(winning_tile="9C", won_by="loose-tile"),
-        432, ["mah-jongg", "drawn-from-wall", "only-possible-piece", "loose-tile", "set", "set", "own-wind-set",
-              "round-wind-set", "one-suit"],
-    ),
-    (
-        # South draws 7C (7C or 8C would do). 20 + 2; 1C exposed 4 = 26; all one suit, chows and
-        # pungs: 3 doubles (in place of the all-hands one-suit double) -> 208.
-        "all one suit, chows and pungs",
-        "2C3C4C4C5C6C7C8C9C9C9C [1C1C1C]", dict(winning_tile="7C", won_by="wall", seat_wind="S"),
-        208, ["mah-jongg", "drawn-from-wall", "set", "all-one-suit"],
-    ),
-    (
-        # South, discard 7B (6B would do too). 20; 2B 3B 6B exposed 2 each, 5B concealed 4 = 30;
-        # all one suit, pungs only: 4 doubles (all pungs included) -> 480.
-        "all one suit, pungs only",
-        "[2B2B2B] [3B3B3B] 5B5B5B7B7B [6B6B6B]", dict(winning_tile="7B", won_by="discard", seat_wind="S"),
-        480, ["mah-jongg", "set", "set", "set", "set", "all-one-suit-pungs"],
-    ),
-    (
-        # The book's worked hand "3 doubles": South; 3 of own wind, 3 red dragons, a chow and a pung
-        # of one suit, a pair of winds other than own. 20; SW 4, RD 4, 7C concealed 4 = 32;
-        # own wind, dragons, one suit -> 3 doubles, 256.
-        "worked hand: three doubles",
-        "[SWSWSW] [RDRDRD] 2C3C4C7C7C7CNWNW", dict(winning_tile="4C", won_by="discard", seat_wind="S"),
-        256, ["mah-jongg", "set", "set", "set", "own-wind-set", "dragon-set", "one-suit"],
-    ),
-    (
-        # South holds flowers 1F 2F 3F: a pung of flowers, counted like dragons. The hand of case 2
-        # loses "no scoring value": 20 + 2 + 2 + 4 (pung of flowers) = 28; pung of flowers x2 = 56.
-        "a pung of flowers",
-        "1B2B3B4C5C6C7D8D9D2B3B4B5D5D 1F2F3F", dict(winning_tile="5D", won_by="wall", seat_wind="S"),
-        56, ["mah-jongg", "drawn-from-wall", "only-possible-piece", "flower-set", "flower-set-double"],
-    ),
-    (
-        # All four seasons: a kong of seasons 16: 20 + 2 + 2 + 16 = 40 x2 = 80.
-        "a kong of seasons",
-        "1B2B3B4C5C6C7D8D9D2B3B4B5D5D 1S2S3S4S", dict(winning_tile="5D", won_by="wall", seat_wind="S"),
-        80, ["mah-jongg", "drawn-from-wall", "only-possible-piece", "flower-set", "flower-set-double"],
-    ),
-    (
-        # Case 2 after a standing hand (flag delayed-call): 34 + 100 = 134.
-        "a standing hand",
-        "1B2B3B4C5C6C7D8D9D2B3B4B5D5D",
-        dict(winning_tile="5D", won_by="wall", seat_wind="S", flags={"delayed-call"}),
-        134, ["mah-jongg", "drawn-from-wall", "only-possible-piece", "no-scoring-value", "standing-hand"],
-    ),
-    (
-        # South draws the last piece, 5B, the only piece. 20 + 2 + 2 + 10 (last piece); WD
-        # concealed 8 = 42; white dragons x2 = 84.
-        "last drawable piece",
-        "1B2B3B4D5D6D7C8C9CWDWDWD5B5B", dict(winning_tile="5B", won_by="last-tile", seat_wind="S"),
-        84, ["mah-jongg", "drawn-from-wall", "only-possible-piece", "last-piece", "set", "dragon-set"],
-    ),
-    (
-        # West did not win: EW and SW concealed 8 + 8, NW exposed 4, pairs of green and white
-        # dragons 2 + 2 (pairs count for all hands) = 24; wind of the round x2 = 48.
-        "a loser's pairs and sets",
-        "EWEWEWSWSWSWGDGDWDWD [NWNWNW]", dict(seat_wind="W", winner=False),
-        48, ["set", "set", "set", "pair", "pair", "round-wind-set"],
-    ),
-    (
-        # North did not win: 2B and 8B concealed 4 + 4, RD exposed 4 = 12; red dragons, one suit
-        # and dragons (all hands) x4 = 48.
-        "a loser's one suit",
-        "2B2B2B4B5B6B7B8B8B8B [RDRDRD]", dict(seat_wind="N", winner=False),
-        48, ["set", "set", "set", "dragon-set", "one-suit"],
-    ),
-]
+#: The worked hands, each with its working (``why``) and every line it scores (``because``).
+EXAMPLES = book_hands("british_1920s")
 
 
-@pytest.mark.parametrize("name, text, hand, total, rules", CASES, ids=[c[0] for c in CASES])
-def test_hand(name: str, text: str, hand: dict[str, Any], total: int, rules: list[str]) -> None:
-    result = score(text, **hand)
-    assert fired(result) == Counter(rules), result.explain()
-    assert result.total == total, result.explain()
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: f"{e['id']} ({e['rules']})")
+def test_book_hand(example: dict[str, Any]) -> None:
+    result = score_hand(book_hand(example), example["rules"])
+    assert Counter(because(line) for line in result.lines) == Counter(example["because"]), result.explain()
+    assert result.total == example["total"], result.explain()
 
 
 def test_worked_hand_six_doubles() -> None:

@@ -18,6 +18,8 @@ from scoring.hand import Hand
 from scoring.rulesets import get_rule_set, score_hand
 from scoring.rulesets.chinese_classical import round_to_ten
 
+from conftest import because, book_hand, book_hands, fired
+
 RULES = "chinese-classical"
 
 
@@ -25,106 +27,15 @@ def score(text: str, options: dict[str, Any] | None = None, **hand: Any) -> Scor
     return score_hand(Hand.parse(text, **hand), RULES, options)
 
 
-def fired(result: ScoreResult) -> Counter[str]:
-    return Counter(line.rule for line in result.lines)
+#: The worked hands, each with its working (``why``) and every line it scores (``because``).
+EXAMPLES = book_hands("chinese_classical")
 
 
-CASES: list[tuple[str, str, dict[str, Any], int, list[str]]] = [
-    (
-        # West. Going out 20, out on a pair 2, WW exposed (honours) 4, pair of red dragons 2 = 28;
-        # pung of own wind x2 = 56, rounded to 60.
-        "own wind pung, out on a pair",
-        "2C3C4C5D6D7DRDRD [WWWWWW] [7B8B9B]", dict(winning_tile="RD", won_by="discard", seat_wind="W"),
-        60, ["going-out", "out-on-pair", "set", "pair", "wind-or-dragon-set", "rounding"],
-    ),
-    (
-        # South draws 3B to 1B2B (a one-chance chow). Going out 20, concealed hand 10, self-drawn 2,
-        # one-chance chow 2 = 34; fully concealed x2, chow hand x2 = 136, rounded to 140.
-        "chow hand, fully concealed, edge wait",
-        "1B2B3B4C5C6C7D8D9D5B6B7B5D5D", dict(winning_tile="3B", won_by="wall", seat_wind="S"),
-        140, ["going-out", "concealed-hand", "self-drawn", "one-chance-chow", "fully-concealed", "chow-hand",
-              "rounding"],
-    ),
-    (
-        # South, East round, discard 5B to the pair. Going out 20, out on a pair 2, RD exposed 4,
-        # EW exposed 4, 2C concealed 4, 9D concealed 8 = 42; dragons, wind of round, pung hand
-        # x8 = 336, rounded to 340.
-        "pung hand with dragons and the wind of the round",
-        "[RDRDRD] [EWEWEW] 2C2C2C9D9D9D5B5B", dict(winning_tile="5B", won_by="discard", seat_wind="S"),
-        340, ["going-out", "out-on-pair", "set", "set", "set", "set", "wind-or-dragon-set", "wind-or-dragon-set",
-              "pung-hand", "rounding"],
-    ),
-    (
-        # East, East round, supplement tile 9C after a kong of East. Going out 20, self-drawn 2,
-        # out on a pair 2, kong EW exposed 16, 5C concealed 4 = 44; own wind, wind of round,
-        # supplement tile, one suit and honours x16 = 704, rounded 700, limit 500.
-        "supplement tile, one suit and honours: over the limit",
-        "1C2C3C5C5C5C9C9C [EWEWEWEW] [7C8C9C]", dict(winning_tile="9C", won_by="loose-tile"),
-        500, ["going-out", "self-drawn", "out-on-pair", "set", "set", "wind-or-dragon-set", "wind-or-dragon-set",
-              "supplement-tile", "one-suit-with-honours", "rounding"],
-    ),
-    (
-        # South robs a kong of 7C for 7C8C9C (X-8-9, one chance). Going out 20, one-chance chow 2,
-        # 1C exposed 4 = 26; one suit only x8, robbing a kong x2 = 416, rounded to 420.
-        "one suit only, robbing a kong",
-        "2C3C4C4C5C6C7C8C9C9C9C [1C1C1C]", dict(winning_tile="7C", won_by="robbed-kong", seat_wind="S"),
-        420, ["going-out", "one-chance-chow", "set", "one-suit", "robbing-kong", "rounding"],
-    ),
-    (
-        # South draws the last tile of the wall, 5B, to the pair. Going out 20, concealed hand 10,
-        # self-drawn 2, out on a pair 2, WD concealed 8 = 42; dragons, fully concealed, last
-        # tile x8 = 336, rounded to 340.
-        "last tile of the wall",
-        "1B2B3B4D5D6D7C8C9CWDWDWD5B5B", dict(winning_tile="5B", won_by="last-tile", seat_wind="S"),
-        340, ["going-out", "concealed-hand", "self-drawn", "out-on-pair", "set", "wind-or-dragon-set",
-              "fully-concealed", "last-tile", "rounding"],
-    ),
-    (
-        # The same hand out on the last discard: going out 20, concealed hand 10, out on a pair 2,
-        # WD 8 = 40; dragons, last discard x4 = 160 (no rounding needed).
-        "last discard",
-        "1B2B3B4D5D6D7C8C9CWDWDWD5B5B",
-        dict(winning_tile="5B", won_by="discard", seat_wind="S", flags={"last-discard"}),
-        160, ["going-out", "concealed-hand", "out-on-pair", "set", "wind-or-dragon-set", "last-discard"],
-    ),
-    (
-        # East in the East round, pair of East: own wind 2 and wind of round 2. Going out 20,
-        # concealed hand 10, out on a pair 2 = 36; no chow hand (a value pair), no double: 36 -> 40.
-        "pair of own wind in own wind's round",
-        "1B2B3B4C5C6C7D8D9D2B3B4BEWEW", dict(winning_tile="EW", won_by="discard"),
-        40, ["going-out", "concealed-hand", "out-on-pair", "pair", "pair", "rounding"],
-    ),
-    (
-        # West did not win. RD and GD exposed 4 + 4 = 8; the pair of WD scores nothing for a
-        # loser; dragons x2 x2, little three dragons x8 = 256, rounded to 260.
-        "a loser's little three dragons",
-        "[RDRDRD] [GDGDGD] WDWD2B3B4B6D7D", dict(seat_wind="W", winner=False),
-        260, ["set", "set", "wind-or-dragon-set", "wind-or-dragon-set", "little-three-dragons", "rounding"],
-    ),
-    (
-        # A loser of all terminals: 1B and 9C concealed 8 + 8, kong 9B exposed 16 = 32; the
-        # whole-hand doubles are the winner's only: 32, rounded to 30.
-        "a loser's basic points only",
-        "1B1B1B9C9C9C1D1D9D9D [9B9B9B9B]", dict(seat_wind="W", winner=False),
-        30, ["set", "set", "set", "rounding"],
-    ),
-    (
-        # South draws 1C to the pair. Going out 20, self-drawn 2, out on a pair 2, 1B and 9D
-        # concealed 8 + 8, NW and 9C exposed 4 + 4 = 48; pung hand x2, terminals and honours
-        # (settings table: 3 doubles) x8 = 768, rounded 770, limit 500.
-        "all terminals and honours",
-        "1B1B1B9D9D9D1C1C [NWNWNW] [9C9C9C]", dict(winning_tile="1C", won_by="wall", seat_wind="S"),
-        500, ["going-out", "self-drawn", "out-on-pair", "set", "set", "set", "set", "pung-hand",
-              "terminals-and-honours", "rounding"],
-    ),
-]
-
-
-@pytest.mark.parametrize("name, text, hand, total, rules", CASES, ids=[c[0] for c in CASES])
-def test_hand(name: str, text: str, hand: dict[str, Any], total: int, rules: list[str]) -> None:
-    result = score(text, **hand)
-    assert fired(result) == Counter(rules), result.explain()
-    assert result.total == total, result.explain()
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: f"{e['id']} ({e['rules']})")
+def test_book_hand(example: dict[str, Any]) -> None:
+    result = score_hand(book_hand(example), example["rules"])
+    assert Counter(because(line) for line in result.lines) == Counter(example["because"]), result.explain()
+    assert result.total == example["total"], result.explain()
 
 
 def test_terminals_and_honours_as_one_double() -> None:

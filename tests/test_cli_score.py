@@ -69,7 +69,8 @@ def test_rules_lists_both_harr_rule_sets_with_their_options(capsys: pytest.Captu
     code, out, _ = run(capsys, "rules", "--json")
     data = json.loads(out)
     assert code == 0
-    assert data["harr-1922"]["options"] == [{"name": "limit", "default": None, "help": data["harr-1922"]["options"][0]["help"]}]
+    help_text = data["harr-1922"]["options"][0]["help"]
+    assert data["harr-1922"]["options"] == [{"name": "limit", "kind": "limit", "default": None, "help": help_text}]
     assert {o["name"]: o["default"] for o in data["harr-1922-limit"]["options"]} == {"limit": 300, "mah_jongg": 10}
 
 

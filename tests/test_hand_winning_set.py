@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-import tomllib
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,8 +21,9 @@ from scoring.melds import Meld, MeldKind
 from scoring.rulesets import rule_sets, score_hand
 from scoring.tiles import PLAYING_TILES, Tile
 
-BOOK_HANDS = Path(__file__).with_name("book_hands") / "harr_1922.toml"
-EXAMPLES: list[dict[str, Any]] = tomllib.loads(BOOK_HANDS.read_text())["example"]
+from conftest import book_hands
+
+EXAMPLES = book_hands("harr_1922")
 RULE_SETS = list(rule_sets())
 
 

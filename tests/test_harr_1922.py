@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -17,34 +16,16 @@ import pytest
 
 from scoring import arrange
 from scoring.arrange import waiting_tiles
-from scoring.engine import ScoreLine, ScoreResult
+from scoring.engine import ScoreResult
 from scoring.errors import InvalidHandError, PungChowError
 from scoring.hand import Hand
 from scoring.rulesets import get_rule_set, score_hand
 from scoring.rulesets.harr_1922 import BOOK, different_heads, washing_the_tiles
 from scoring.tiles import PLAYING_TILES, Tile, parse_tiles
 
-BOOK_HANDS = Path(__file__).with_name("book_hands") / "harr_1922.toml"
-EXAMPLES: list[dict[str, Any]] = tomllib.loads(BOOK_HANDS.read_text())["example"]
+from conftest import because, book_hand, book_hands
 
-
-def value(line: ScoreLine) -> str:
-    """A line as the book hands file writes it: rule id, then +points, xfactor or limit."""
-    if line.limit_hand:
-        return f"{line.rule} limit"
-    if line.doubles:
-        return f"{line.rule} x{2 ** line.doubles}"
-    return f"{line.rule} {line.points:+d}"
-
-
-def book_hand(example: dict[str, Any]) -> Hand:
-    return Hand.parse(
-        example["hand"],
-        winning_tile=example.get("winning"),
-        won_by=example.get("won_by"),
-        seat_wind=example.get("seat", "E"),
-        prevailing_wind=example.get("round", "E"),
-    )
+EXAMPLES = book_hands("harr_1922")
 
 
 def score(text: str, rules: str = "harr-1922", options: dict[str, Any] | None = None, **hand: Any) -> ScoreResult:
@@ -52,7 +33,7 @@ def score(text: str, rules: str = "harr-1922", options: dict[str, Any] | None = 
 
 
 def lines_of(result: ScoreResult) -> Counter[str]:
-    return Counter(value(line) for line in result.lines)
+    return Counter(because(line) for line in result.lines)
 
 
 # --- the book's worked examples -------------------------------------------------------------------
@@ -67,7 +48,7 @@ def test_every_worked_example_is_here() -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e["id"] for e in EXAMPLES])
 def test_worked_example(example: dict[str, Any]) -> None:
     result = score_hand(book_hand(example), example["rules"])
-    assert Counter(example["lines"]) == lines_of(result), result.explain()
+    assert Counter(example["because"]) == lines_of(result), result.explain()
     assert result.uncapped == example.get("uncapped", example["total"])
     assert result.total == example["total"]
     assert all(line.citation.book == BOOK for line in result.lines)

@@ -11,10 +11,10 @@ import json
 import pytest
 
 from pungchow.cli import main
+from scoring.engine import ScoreResult
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand
 from scoring.rulesets import Refusal, rule_sets, score_all
-from scoring.engine import ScoreResult
 
 OUR_BOOKS = ("foster-1924-mixed", "foster-1924-one-double", "foster-1924-cleared", "chinese-classical", "british-1920s")
 
@@ -65,7 +65,7 @@ def test_an_option_that_makes_one_book_refuse_leaves_the_rest() -> None:
 
 def test_a_hand_that_cannot_exist_is_still_an_error() -> None:
     hand = Hand.parse("1B1B1B1B1B2B3B4B5B6B7B8B9B9B", check=False)
-    with pytest.raises(InvalidHandError, match="five|5 of 1B"):
+    with pytest.raises(InvalidHandError, match=r"five|5 of 1B"):
         score_all(hand)
 
 

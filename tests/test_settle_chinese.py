@@ -25,7 +25,7 @@ def test_the_guides_losers_table_settles_exactly() -> None:
     """West wins with 20 (East pays 40); South 80 collects 60 from East and 80 from North; East
     collects 100 from North: nets 0, +120, +80, -200 as the guide prints them."""
     s = settled("losers")
-    assert s.table.book is Book.CHINESE and s.table.limit == 500
+    assert s.table.book == Book.CHINESE and s.table.limit == 500
     assert s.nets() == {"East": 0, "South": 120, "West": 80, "North": -200}
     assert (s.paid("E", "S"), s.paid("N", "E"), s.paid("N", "S"), s.paid("E", "W")) == (60, 100, 80, 40)
     assert all("Chinese Classical" in str(p.citation) for p in s.payments)

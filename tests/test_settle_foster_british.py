@@ -7,6 +7,7 @@ import pytest
 from scoring.settle import Book, Incident, IncidentKind, Player, SettlementError, Table, settle, table_from_dict
 from scoring.settle.foster import next_seating
 from scoring.settle.model import Game
+
 from settle_helpers import paid, table
 
 

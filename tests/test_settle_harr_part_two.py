@@ -9,8 +9,8 @@ import pytest
 
 from scoring.settle import Incident, IncidentKind, Player, SettlementError, Table, settle
 from scoring.settle.model import Game
-from settle_helpers import paid, table
 
+from settle_helpers import paid, table
 
 LAYOUT_4 = {"E": 80, "S": 48, "W": 64, "N": 184}
 

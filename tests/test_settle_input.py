@@ -170,7 +170,7 @@ def test_a_foster_rule_set_picks_foster_s_book_and_its_limits() -> None:
     data = hands_json()
     data["rules"] = "foster-1924-mixed"
     t = table_from_dict(data)
-    assert (t.book.value, t.limit, t.east_cap) == ("foster-1924", 500, 1000)
+    assert (t.book, t.limit, t.east_cap) == ("foster-1924", 500, 1000)
     data["limit"] = None
     t = table_from_dict(data)
     assert (t.limit, t.east_cap) == (None, None)
@@ -182,7 +182,7 @@ def test_the_api_takes_book_game_and_incident_by_name() -> None:
     players = (Player("East", "E", 0), Player("West", "W", 100, winner=True))
     s = settle(Table(players, book="foster-1924", game="two-hand"))  # type: ignore[arg-type]
     assert s.paid("E", "W") == 100
-    with pytest.raises(SettlementError, match="books are harr-1922, foster-1924, british-1920s"):
+    with pytest.raises(SettlementError, match="books are harr-1922, foster-1924, british-1920s, chinese-classical"):
         Table(players, book="hoyle")  # type: ignore[arg-type]
     from scoring.settle import Incident
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -65,12 +66,11 @@ def test_stopping_the_app_leaves_nothing_serving(tmp_path: Path, stop: int) -> N
         assert app.wait(timeout=30) != 0
         assert not _serving(port), "nothing answers on the port"
         for pid in streamlit:
-            assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2], f"Streamlit ({pid}) still runs"
+            gone = not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+            assert gone, f"Streamlit ({pid}) still runs"
     finally:
         if app.poll() is None:
             app.kill()
         for pid in streamlit:  # a failing run leaves nothing behind either
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass

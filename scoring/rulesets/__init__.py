@@ -1,9 +1,14 @@
-"""The registry of rule sets, found by name; every module in this package registers its own."""
+"""The registry of rule sets, found by name or alias.
+
+Each book's module defines its rule sets and lists them in ``RULE_SETS``; importing a module
+registers nothing. The registry reads the books named in :data:`BOOKS` once, in that order, the
+first time a rule set is asked for, so the order never depends on which module was imported first.
+A rule set from elsewhere (a house book, a test's made-up book) is added with :func:`register`.
+"""
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -12,44 +17,56 @@ from scoring.engine import RuleSet, ScoreLine, ScoreResult, score_with
 from scoring.errors import InvalidHandError, UnknownRuleSetError
 from scoring.hand import Hand
 
+#: The modules of the books this package holds, in the order they are listed and scored side by side.
+BOOKS: tuple[str, ...] = ("british_1920s", "chinese_classical", "foster_1924", "harr_1922")
+
 _REGISTRY: dict[str, RuleSet] = {}
+_ADDED: dict[str, RuleSet] = {}
+
+
+def _book_rule_sets() -> dict[str, RuleSet]:
+    if not _REGISTRY:
+        found: dict[str, RuleSet] = {}
+        for module in BOOKS:
+            for rule_set in importlib.import_module(f"{__name__}.{module}").RULE_SETS:
+                _check_new(rule_set, found)
+                found[rule_set.name] = rule_set
+        _REGISTRY.update(found)
+    return _REGISTRY
+
+
+def _check_new(rule_set: RuleSet, known: Mapping[str, RuleSet]) -> None:
+    taken = {name for rs in known.values() for name in (rs.name, *rs.aliases)}
+    clash = taken & {rule_set.name, *rule_set.aliases}
+    if clash:
+        raise ValueError(f"rule set {rule_set.name}: the name {', '.join(sorted(clash))} is taken")
 
 
 def register(rule_set: RuleSet) -> RuleSet:
-    if rule_set.name in _REGISTRY:
-        raise ValueError(f"rule set {rule_set.name} registered twice")
-    _REGISTRY[rule_set.name] = rule_set
+    """Add a rule set not among :data:`BOOKS` (a house book); its name and aliases must be new."""
+    _check_new(rule_set, {**_book_rule_sets(), **_ADDED})
+    _ADDED[rule_set.name] = rule_set
     return rule_set
 
 
-_loaded = False
-
-
-def _load_all() -> None:
-    global _loaded
-    for module in pkgutil.iter_modules(__path__):
-        if not module.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{module.name}")
-    _loaded = True
+def unregister(name: str) -> None:
+    """Remove a rule set added with :func:`register` (the books' own stay)."""
+    _ADDED.pop(name, None)
 
 
 def rule_sets() -> dict[str, RuleSet]:
-    """Every rule set by name, in the order they were registered.
-
-    Loads every module of the package once, even when one of them was imported directly first
-    (a module that imports ``harr_1922`` must not hide the other books).
-    """
-    if not _loaded:
-        _load_all()
-    return dict(_REGISTRY)
+    """Every rule set by name: the books in :data:`BOOKS` order, then any added."""
+    return {**_book_rule_sets(), **_ADDED}
 
 
 def get_rule_set(name: str) -> RuleSet:
+    """The rule set called ``name`` or one of its aliases (any case, spaces around ignored)."""
     known = rule_sets()
-    try:
-        return known[name.strip().lower()]
-    except KeyError:
-        raise UnknownRuleSetError(f"unknown rule set {name!r}; known: {', '.join(known)} (or all)") from None
+    wanted = name.strip().lower()
+    for rule_set in known.values():
+        if wanted == rule_set.name or wanted in rule_set.aliases:
+            return rule_set
+    raise UnknownRuleSetError(f"unknown rule set {name!r}; known: {', '.join(known)} (or all)")
 
 
 def score_hand(hand: Hand, rules: str = "harr-1922", options: Mapping[str, Any] | None = None) -> ScoreResult:

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 
 from scoring.arrange import Shape
 from scoring.context import ScoreContext
-from scoring.engine import Citation, Rule, ScoreLine
-from scoring.hand import WinMethod
+from scoring.engine import Citation, Rule, ScoreLine, fixed_value
+from scoring.hand import Flag, WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import Suit, Tile
 
@@ -174,7 +174,7 @@ def heavenly_hand(ctx: ScoreContext) -> bool:
 
 def earthly_hand(ctx: ScoreContext) -> bool:
     """A player other than East goes out on East's first discard (flag ``first-discard``)."""
-    return ctx.winner and not ctx.is_east and ctx.won_by is WinMethod.DISCARD and "first-discard" in ctx.hand.flags
+    return ctx.winner and not ctx.is_east and ctx.won_by is WinMethod.DISCARD and Flag.FIRST_DISCARD in ctx.hand.flags
 
 
 def won_with(ctx: ScoreContext, method: WinMethod, code: str | None = None) -> bool:
@@ -186,7 +186,7 @@ def won_with(ctx: ScoreContext, method: WinMethod, code: str | None = None) -> b
 
 def last_discard(ctx: ScoreContext) -> bool:
     """Won on the discard after the last tile of the wall was drawn (flag ``last-discard``)."""
-    return ctx.winner and ctx.won_by is WinMethod.DISCARD and "last-discard" in ctx.hand.flags
+    return ctx.winner and ctx.won_by is WinMethod.DISCARD and Flag.LAST_DISCARD in ctx.hand.flags
 
 
 def drew_winning_tile(ctx: ScoreContext) -> bool:
@@ -218,7 +218,7 @@ def out_on_pair(ctx: ScoreContext) -> bool:
 
 def bonus_tiles(ctx: ScoreContext) -> tuple[Tile, ...]:
     """The flowers and seasons the player set aside, when the table plays with them."""
-    return ctx.hand.bonus if ctx.options.get("flowers", True) else ()
+    return ctx.hand.bonus if ctx.options["flowers"] else ()
 
 
 def own_bonus_tiles(ctx: ScoreContext) -> list[Tile]:
@@ -248,12 +248,7 @@ def choice_rule(
     doubles: int = 0,
 ) -> Rule:
     """A rule worth points or doubles (one of them), written once for the games that differ."""
-
-    def find(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
-        if when(ctx):
-            yield rule.line(description, points=points, doubles=doubles)
-
-    return Rule(id, citation, find)
+    return Rule(id, citation, fixed_value, description, points=points, doubles=doubles, when=when)
 
 
 def exclude_all_but_limits(limit_ids: Iterable[str], other_ids: Iterable[str]) -> dict[str, tuple[str, ...]]:

@@ -25,10 +25,9 @@ from scoring.arrange import Arrangement, Shape, arrangements
 from scoring.context import ScoreContext
 from scoring.engine import Citation, Option, Rule, RuleSet, ScoreLine, limit_rule, per_set_rule, points_rule, standard_tally
 from scoring.errors import InvalidHandError
-from scoring.hand import WinMethod
+from scoring.hand import Flag, WinMethod
 from scoring.melds import Meld
 from scoring.rulesets import _common as c
-from scoring.rulesets import register
 from scoring.tiles import Suit
 
 BOOK = "British rule book (1920s, OCR fragment)"
@@ -113,13 +112,13 @@ SCORING_RULES: tuple[Rule, ...] = (
     points_rule("drawn-from-wall", "winning piece drawn from the wall", 2, BONUS, c.drew_winning_tile),
     points_rule("only-possible-piece", "winning with the only possible piece", 2, BONUS, c.only_place),
     Rule("standing-hand", BONUS,
-         lambda ctx, r: [r.line("winning a standing hand", points=int(ctx.options.get("standing_hand", STANDING_HAND)))]
-         if ctx.winner and "delayed-call" in ctx.hand.flags else []),
+         lambda ctx, r: [r.line("winning a standing hand", points=ctx.options["standing_hand"])]
+         if ctx.winner and Flag.DELAYED_CALL in ctx.hand.flags else []),
     points_rule("no-scoring-value", "no scoring value in hand", 10, BONUS, no_scoring_value),
     points_rule("loose-tile", "winning with a loose tile", 10, BONUS, lambda ctx: c.won_with(ctx, WinMethod.LOOSE_TILE)),
     points_rule("last-piece", "winning with the last drawable piece from the wall", 10, BONUS,
                 lambda ctx: c.won_with(ctx, WinMethod.LAST_TILE)),
-    per_set_rule("set", PUNGS_AND_KONGS, c.set_points),
+    per_set_rule("set", PUNGS_AND_KONGS, c.set_points, values=c.SET_VALUES),
     Rule("flower-set", PUNGS_AND_KONGS, flower_set_points),
     PAIR_RULE,
     c.choice_rule("own-wind-set", "pung or kong in player's own wind", DOUBLES_ALL,
@@ -176,7 +175,7 @@ def doubles_of(lines: Iterable[ScoreLine]) -> int:
 def short_of_doubles(lines: list[ScoreLine], ctx: ScoreContext, options: Mapping[str, Any]) -> bool:
     """Under the three-doubles method, a winning hand (not a limit hand) with fewer than three doubles."""
     return (
-        bool(options.get("three_doubles"))
+        options["three_doubles"]
         and ctx.winner
         and not any(line.limit_hand for line in lines)
         and doubles_of(lines) < REQUIRED_DOUBLES
@@ -224,26 +223,27 @@ class BritishRuleSet(RuleSet):
         return lines
 
 
-BRITISH = register(
-    BritishRuleSet(
-        name="british-1920s",
-        title="British rule book (1920s), from an OCR'd fragment",
-        version=VERSION,
-        rules=SCORING_RULES + LIMIT_RULES,
-        options=(
-            Option("limit", CHOSEN_LIMIT, "the limit on a hand's score, or none (the fragment names none: 500 chosen)"),
-            Option("limit_hand_value", CHOSEN_LIMIT, "what a limit hand scores when playing without a limit"),
-            Option("flowers", True, "play with seasons and flowers, which count as sets like dragons"),
-            Option("three_doubles", False,
-                   "the different method of play: no Mah-Jongg without at least three doubles (limit hands excepted)"),
-            Option("standing_hand", STANDING_HAND,
-                   "points for winning a standing hand (flag delayed-call); the OCR reads '<1005', taken as 100"),
-        ),
-        special_shapes=frozenset({Shape.THIRTEEN_HEADS, Shape.SEVEN_PAIRS, Shape.PAIRS}),
-        exclusions=EXCLUSIONS,
-        tally=british_tally,
-        notes="Pung, kong and pair values, doubles for all hands and the winner, bonus scores, two limit hands; "
-              "the three-doubles method as an option.",
-        limit_citation=CHOSEN,
-    )
+BRITISH = BritishRuleSet(
+    name="british-1920s",
+    title="British rule book (1920s), from an OCR'd fragment",
+    version=VERSION,
+    rules=SCORING_RULES + LIMIT_RULES,
+    options=(
+        Option.limit("limit", CHOSEN_LIMIT, "the limit on a hand's score, or none (the fragment names none: 500 chosen)"),
+        Option.number("limit_hand_value", CHOSEN_LIMIT, "what a limit hand scores when playing without a limit"),
+        Option.flag("flowers", True, "play with seasons and flowers, which count as sets like dragons"),
+        Option.flag("three_doubles", False,
+               "the different method of play: no Mah-Jongg without at least three doubles (limit hands excepted)"),
+        Option.number("standing_hand", STANDING_HAND,
+               "points for winning a standing hand (flag delayed-call); the OCR reads '<1005', taken as 100"),
+    ),
+    special_shapes=frozenset({Shape.THIRTEEN_HEADS, Shape.SEVEN_PAIRS, Shape.PAIRS}),
+    exclusions=EXCLUSIONS,
+    tally=british_tally,
+    notes="Pung, kong and pair values, doubles for all hands and the winner, bonus scores, two limit hands; "
+          "the three-doubles method as an option.",
+    limit_citation=CHOSEN,
+    settling="british-1920s",
 )
+
+RULE_SETS = (BRITISH,)

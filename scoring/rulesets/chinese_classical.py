@@ -24,11 +24,19 @@ from typing import Any
 from scoring.arrange import Shape
 from scoring.context import ScoreContext
 from scoring.engine import (
-    Citation, Option, Rule, RuleSet, ScoreLine, doubled, limit_rule, per_set_rule, points_rule, standard_tally,
+    Citation,
+    Option,
+    Rule,
+    RuleSet,
+    ScoreLine,
+    doubled,
+    limit_rule,
+    per_set_rule,
+    points_rule,
+    standard_tally,
 )
 from scoring.hand import WinMethod
 from scoring.rulesets import _common as c
-from scoring.rulesets import register
 
 BOOK = "Chinese Classical (modern guide)"
 VERSION = "1"
@@ -61,13 +69,13 @@ def winners_pairs(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
     only (the pair row's footnote), unless ``losers_pairs`` takes the settings table's general
     "the losers are paid the same as the winner" to cover pairs too. A pair of own wind that is
     also the round's counts both."""
-    if ctx.winner or ctx.options.get("losers_pairs", False):
+    if ctx.winner or ctx.options["losers_pairs"]:
         return c.value_pair_lines(ctx, rule, "own wind", "wind of round")
     return ()
 
 
 def concealed_hand_points(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
-    points = int(ctx.options.get("concealed_hand_points", 10))
+    points = ctx.options["concealed_hand_points"]
     if ctx.winner and points and c.nothing_declared_exposed(ctx):
         yield rule.line("concealed hand: nothing shown on the table", points=points)
 
@@ -93,7 +101,7 @@ def chow_hand(ctx: ScoreContext) -> bool:
 
 def terminals_and_honours(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
     if ctx.winner and ctx.all_heads:
-        doubles = int(ctx.options.get("terminals_and_honours_doubles", 3))
+        doubles = ctx.options["terminals_and_honours_doubles"]
         yield rule.line("all terminals and honours", doubles=doubles)
 
 
@@ -126,7 +134,7 @@ def winner_rules() -> tuple[Rule, ...]:
 
 
 ALL_PLAYERS: tuple[Rule, ...] = (
-    per_set_rule("set", BASIC_POINTS, c.set_points),
+    per_set_rule("set", BASIC_POINTS, c.set_points, values=c.SET_VALUES),
     Rule("pair", BASIC_POINTS, winners_pairs),
     Rule("wind-or-dragon-set", DOUBLES_ALL, wind_and_dragon_sets),
     c.choice_rule("little-three-dragons", "little three dragons: two sets of dragons and a pair of the third",
@@ -138,7 +146,7 @@ ALL_PLAYERS: tuple[Rule, ...] = (
 
 
 def more_limit_hands(ctx: ScoreContext) -> bool:
-    return bool(ctx.options.get("more_limit_hands", False))
+    return bool(ctx.options["more_limit_hands"])
 
 
 CLASSICAL_LIMIT_HANDS: tuple[Rule, ...] = (
@@ -184,7 +192,7 @@ def round_to_ten(value: int) -> int:
 
 def classical_tally(lines: list[ScoreLine], ctx: ScoreContext, options: Mapping[str, Any]) -> tuple[int, int]:
     """Points doubled, rounded to the nearest ten (when ``rounding``), then capped at the limit."""
-    if any(line.limit_hand for line in lines) or not options.get("rounding", True):
+    if any(line.limit_hand for line in lines) or not options["rounding"]:
         return standard_tally(lines, ctx, options)
     rounded = round_to_ten(doubled(lines))
     limit = options.get("limit")
@@ -197,7 +205,7 @@ class ClassicalRuleSet(RuleSet):
 
     def lines_for(self, ctx: ScoreContext, *, limit_hands: bool = True) -> list[ScoreLine]:
         lines = super().lines_for(ctx, limit_hands=limit_hands)
-        if ctx.options.get("rounding", True) and not any(line.limit_hand for line in lines):
+        if ctx.options["rounding"] and not any(line.limit_hand for line in lines):
             raw = doubled(lines)
             if raw != round_to_ten(raw):
                 lines.append(ScoreLine("rounding", f"rounded to the nearest ten after doubles: {raw} -> {round_to_ten(raw)}",
@@ -207,17 +215,17 @@ class ClassicalRuleSet(RuleSet):
 
 def options() -> tuple[Option, ...]:
     return (
-        Option("limit", BOOK_LIMIT, "the limit on a hand's score, or none (settings table: 500)"),
-        Option("limit_hand_value", BOOK_LIMIT, "what a limit hand scores when playing without a limit"),
-        Option("rounding", True, "round the total to the nearest ten after doubles (settings table: yes)"),
-        Option("terminals_and_honours_doubles", 3,
+        Option.limit("limit", BOOK_LIMIT, "the limit on a hand's score, or none (settings table: 500)"),
+        Option.number("limit_hand_value", BOOK_LIMIT, "what a limit hand scores when playing without a limit"),
+        Option.flag("rounding", True, "round the total to the nearest ten after doubles (settings table: yes)"),
+        Option.number("terminals_and_honours_doubles", 3,
                "doubles for all terminals and honours: 3 in the settings table, 1 in the doubles table", (1, 3)),
-        Option("concealed_hand_points", 10,
+        Option.number("concealed_hand_points", 10,
                "bonus points for a concealed hand (bonus table: 10; the settings table lists none, 0)"),
-        Option("losers_pairs", False,
+        Option.flag("losers_pairs", False,
                "pairs of dragons and winds count in a loser's hand too (the settings table: 'the losers are paid "
                "the same as the winner'); by default the pair row's footnote keeps them to the winner"),
-        Option("more_limit_hands", False,
+        Option.flag("more_limit_hands", False,
                "also pay all green, four kongs and little four winds as limit hands (the limit-hand table; "
                "the settings table's classical list leaves them out)"),
     )
@@ -225,18 +233,19 @@ def options() -> tuple[Option, ...]:
 
 WINNER = winner_rules()
 
-CHINESE_CLASSICAL = register(
-    ClassicalRuleSet(
-        name="chinese-classical",
-        title="Chinese Classical (modern guide)",
-        version=VERSION,
-        rules=WINNER + ALL_PLAYERS + LIMIT_HANDS,
-        options=options(),
-        special_shapes=frozenset({Shape.THIRTEEN_HEADS}),
-        exclusions=c.exclude_all_but_limits((r.id for r in LIMIT_HANDS), (r.id for r in WINNER + ALL_PLAYERS)),
-        tally=classical_tally,
-        notes="Basic points for all players, bonus points and whole-hand doubles for the winner, doubles for "
-              "wind and dragon sets for all; rounded to ten, limit 500; flowers and seasons not used.",
-        limit_citation=SETTINGS_LIMIT,
-    )
+CHINESE_CLASSICAL = ClassicalRuleSet(
+    name="chinese-classical",
+    title="Chinese Classical (modern guide)",
+    version=VERSION,
+    rules=WINNER + ALL_PLAYERS + LIMIT_HANDS,
+    options=options(),
+    special_shapes=frozenset({Shape.THIRTEEN_HEADS}),
+    exclusions=c.exclude_all_but_limits((r.id for r in LIMIT_HANDS), (r.id for r in WINNER + ALL_PLAYERS)),
+    tally=classical_tally,
+    notes="Basic points for all players, bonus points and whole-hand doubles for the winner, doubles for "
+          "wind and dragon sets for all; rounded to ten, limit 500; flowers and seasons not used.",
+    limit_citation=SETTINGS_LIMIT,
+    settling="chinese-classical",
 )
+
+RULE_SETS = (CHINESE_CLASSICAL,)

@@ -24,10 +24,9 @@ from dataclasses import dataclass, replace
 from scoring.arrange import Arrangement, Shape
 from scoring.context import ScoreContext
 from scoring.engine import Citation, Option, Rule, RuleSet, ScoreLine, limit_rule, per_set_rule, points_rule
-from scoring.hand import WinMethod
+from scoring.hand import Flag, WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.rulesets import _common as c
-from scoring.rulesets import register
 
 BOOK = "Foster, American Code (1924)"
 VERSION = "1"
@@ -164,7 +163,7 @@ def game_rules(game: str) -> tuple[Rule, ...]:
     rules: list[Rule] = [
         points_rule("woo", "Woo (completed hand)", 20, WINNING_BONUS, lambda ctx: ctx.winner),
         points_rule("drawing-winning-tile", "drawing the winning tile", 2, WINNING_BONUS, c.drew_winning_tile),
-        per_set_rule("set", BASIC_COUNTS, c.set_points),
+        per_set_rule("set", BASIC_COUNTS, c.set_points, values=c.SET_VALUES),
         per_set_rule("pair", BASIC_COUNTS, pair_points),
         Rule("flower", BASIC_COUNTS, flowers_and_seasons),
         per_set_rule("dragon-set", DOUBLES_FOR_ALL, dragon_set, doubles=True),
@@ -189,7 +188,7 @@ def game_rules(game: str) -> tuple[Rule, ...]:
         starred_rule("all-one-suit", "all one suit, no honours", game, lambda x: x.all_one_suit, 3),
         worth_rule("delayed-call", "delayed call: one tile announced after East's first discard, hand unaltered",
                    SPECIAL_BONUS, DOUBLE,
-                   lambda ctx: ctx.winner and not ctx.is_east and "delayed-call" in ctx.hand.flags),
+                   lambda ctx: ctx.winner and not ctx.is_east and Flag.DELAYED_CALL in ctx.hand.flags),
         worth_rule("three-small-scholars", "three small scholars: two sets of dragons and a pair of the third",
                    SPECIAL_BONUS, DOUBLE_OR_TEN[game], lambda ctx: ctx.winner and c.three_small_dragons(ctx)),
         worth_rule("four-small-blessings", "four small blessings: three sets of winds and a pair of the fourth",
@@ -247,7 +246,7 @@ LIMIT_HANDS: tuple[Rule, ...] = (
                lambda ctx: c.won_with(ctx, WinMethod.ROBBED_KONG, "2B")),
     limit_rule("kong-on-kong", "kong on kong: the second loose tile completes the hand",
                limit_hand("XV", "Kong on Kong"),
-               lambda ctx: c.won_with(ctx, WinMethod.LOOSE_TILE) and "kong-on-kong" in ctx.hand.flags),
+               lambda ctx: c.won_with(ctx, WinMethod.LOOSE_TILE) and Flag.KONG_ON_KONG in ctx.hand.flags),
     limit_rule("heavenly-twins", "the heavenly twins: seven different pairs of honours, or of one suit",
                limit_hand("XVI", "The Heavenly Twins"),
                lambda ctx: ctx.winner and ctx.shape is Shape.SEVEN_PAIRS and (ctx.all_honours or ctx.all_one_suit)),
@@ -272,13 +271,13 @@ class FosterRuleSet(RuleSet):
 
 def options() -> tuple[Option, ...]:
     return (
-        Option("limit", BOOK_LIMIT, "the limit on a hand's score, or none (law 93: 500)"),
-        Option("east_limit", BOOK_EAST_LIMIT,
+        Option.limit("limit", BOOK_LIMIT, "the limit on a hand's score, or none (law 93: 500)"),
+        Option.limit("east_limit", BOOK_EAST_LIMIT,
                "the most East pays or receives on one hand (law 93: 1000); read by settlement, "
                "the hand's own score is capped at limit"),
-        Option("limit_hand_value", BOOK_LIMIT,
+        Option.number("limit_hand_value", BOOK_LIMIT,
                "what a limit hand scores when playing without a limit (law 100: a fixed value must be agreed)"),
-        Option("flowers", True, "play with the flowers and seasons (4 points each, own number a double)"),
+        Option.flag("flowers", True, "play with the flowers and seasons (4 points each, own number a double)"),
     )
 
 
@@ -296,9 +295,12 @@ def foster_rule_set(game: str) -> RuleSet:
         notes=f"Law 89 basic counts and doubles for all hands, the {GAME_TITLES[game]} column of the bonus table, "
               "laws 90-92, the limit (law 93) and the sixteen limit hands (law 100).",
         limit_citation=THE_LIMIT,
+        settling="foster-1924",
     )
 
 
-FOSTER_MIXED = register(foster_rule_set(MIXED))
-FOSTER_ONE_DOUBLE = register(foster_rule_set(ONE_DOUBLE))
-FOSTER_CLEARED = register(foster_rule_set(CLEARED))
+FOSTER_MIXED = foster_rule_set(MIXED)
+FOSTER_ONE_DOUBLE = foster_rule_set(ONE_DOUBLE)
+FOSTER_CLEARED = foster_rule_set(CLEARED)
+
+RULE_SETS = (FOSTER_MIXED, FOSTER_ONE_DOUBLE, FOSTER_CLEARED)

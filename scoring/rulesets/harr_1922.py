@@ -32,16 +32,16 @@ from scoring.engine import (
     RuleSet,
     ScoreLine,
     doubles_rule,
+    fixed_value,
     limit_rule,
     per_set_rule,
     points_rule,
     standard_tally,
 )
 from scoring.errors import PungChowError
-from scoring.hand import WinMethod
+from scoring.hand import Flag, WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.rulesets import _common as c
-from scoring.rulesets import register
 from scoring.tiles import Tile, format_tiles
 
 BOOK = "Harr, Pung Chow (1922)"
@@ -126,11 +126,10 @@ def own_mandarins(id: str, citation: Citation) -> Rule:
 def nothing_else(id: str, description: str, points: int, citation: Citation, others: tuple[Rule, ...]) -> Rule:
     """A winning bonus for a hand on which no rule in ``others`` finds any points."""
 
-    def find(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
-        if c.winning_standard(ctx) and not any(line.points for r in others for line in r.apply(ctx)):
-            yield rule.line(description, points=points)
+    def when(ctx: ScoreContext) -> bool:
+        return c.winning_standard(ctx) and not any(line.points for r in others for line in r.apply(ctx))
 
-    return Rule(id, citation, find)
+    return Rule(id, citation, fixed_value, description, points=points, when=when)
 
 
 # --- Part I: the game without a limit -----------------------------------------------------------
@@ -146,7 +145,7 @@ def part_one_pair(ctx: ScoreContext, meld: Meld) -> tuple[str, int] | None:
     return None
 
 
-_p1_sets = per_set_rule("set", SCORE_CARD_SETS, set_values(c.SET_VALUES))
+_p1_sets = per_set_rule("set", SCORE_CARD_SETS, set_values(c.SET_VALUES), values=c.SET_VALUES)
 _p1_pair = per_set_rule("pair", SCORE_CARD_SETS, part_one_pair)
 _p1_loose = points_rule(
     "loose-tile-win", "winning on a draw from the loose tiles", 10, SCORE_CARD_BONUS,
@@ -195,18 +194,16 @@ PART_ONE_RULES: tuple[Rule, ...] = (
     own_mandarins("own-mandarin", MANDARINS),
 )
 
-HARR_1922 = register(
-    RuleSet(
-        name="harr-1922",
-        title="Harr, Pung Chow (1922), Part I: playing without a limit",
-        version=VERSION,
-        rules=PART_ONE_RULES,
-        options=(
-            Option("limit", None, "a cap on any hand's score; Part I plays without one (none)"),
-        ),
-        notes="Winner's bonus scores, combination scores for all four players, doubling honors for all four.",
-        limit_citation=LIMIT,
-    )
+HARR_1922 = RuleSet(
+    name="harr-1922",
+    title="Harr, Pung Chow (1922), Part I: playing without a limit",
+    version=VERSION,
+    rules=PART_ONE_RULES,
+    options=(
+        Option.limit("limit", None, "a cap on any hand's score; Part I plays without one (none)"),
+    ),
+    notes="Winner's bonus scores, combination scores for all four players, doubling honors for all four.",
+    limit_citation=LIMIT,
 )
 
 
@@ -293,7 +290,7 @@ def value_rule(id: str, citation: Citation, value: Callable[[ScoreContext], tupl
 
 def book_limit(options: Mapping[str, Any]) -> int:
     """The limit that goes with the table's Mah-Jongg bonus: 300 with 10, 400 with 20 (300 otherwise)."""
-    return LIMIT_FOR_MAH_JONGG.get(int(options.get("mah_jongg", 10)), BOOK_LIMIT)
+    return LIMIT_FOR_MAH_JONGG.get(options["mah_jongg"], BOOK_LIMIT)
 
 
 def limit_of(ctx: ScoreContext) -> int:
@@ -302,7 +299,7 @@ def limit_of(ctx: ScoreContext) -> int:
 
 
 def first_discard_bonus(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
-    if ctx.winner and "first-discard" in ctx.hand.flags:
+    if ctx.winner and Flag.FIRST_DISCARD in ctx.hand.flags:
         yield rule.line("winning on the first tile played: half the limit", points=limit_of(ctx) // 2)
 
 
@@ -338,7 +335,7 @@ def sets_by_table(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:
             yield line if ctx.winner else replace(line, citation=OTHER_VALUES)
 
 
-_p2_sets = Rule("set", WINNING_VALUES, sets_by_table)
+_p2_sets = Rule("set", WINNING_VALUES, sets_by_table, values=WINNER_SETS, other_values=c.SET_VALUES)
 _p2_final_pair = value_rule("final-pair", WINNING_VALUES, final_pair_value)
 _p2_pair = per_set_rule("pair", OTHER_VALUES, limit_game_pair)
 _p2_sequence = value_rule("filled-sequence", WINNING_VALUES, filled_sequence)
@@ -379,7 +376,7 @@ PART_TWO_LIMIT_HANDS: tuple[Rule, ...] = (
 PART_TWO_SCORES: tuple[Rule, ...] = (
     Rule(
         "mah-jongg", WINNING_VALUES,
-        lambda ctx, r: [r.line("Mah-Jongg", points=int(ctx.options.get("mah_jongg", 10)))] if ctx.winner else [],
+        lambda ctx, r: [r.line("Mah-Jongg", points=ctx.options["mah_jongg"])] if ctx.winner else [],
     ),
     nothing_else(
         "no-other-score", "no other score than Mah-Jongg in hand or on table", 10, BONUS,
@@ -442,27 +439,27 @@ class LimitGameRuleSet(RuleSet):
         return MappingProxyType(values)
 
 
-HARR_1922_LIMIT = register(
-    LimitGameRuleSet(
-        name="harr-1922-limit",
-        title="Harr, Pung Chow (1922), Part II: playing with a limit",
-        version=PART_TWO_VERSION,
-        rules=PART_TWO_SCORES + PART_TWO_LIMIT_HANDS,
-        options=(
-            Option(
-                "limit", BOOK_LIMIT,
-                "the limit on one hand; unless set it follows mah_jongg (the book: 300 with a 10-point Mah-Jongg, "
-                "400 with 20; 600 is popular in America)",
-            ),
-            Option("mah_jongg", 10, "points for Mah-Jongg (the book: generally 10, 20 by agreement)"),
+HARR_1922_LIMIT = LimitGameRuleSet(
+    name="harr-1922-limit",
+    title="Harr, Pung Chow (1922), Part II: playing with a limit",
+    version=PART_TWO_VERSION,
+    rules=PART_TWO_SCORES + PART_TWO_LIMIT_HANDS,
+    options=(
+        Option.limit(
+            "limit", BOOK_LIMIT,
+            "the limit on one hand; unless set it follows mah_jongg (the book: 300 with a 10-point Mah-Jongg, "
+            "400 with 20; 600 is popular in America)",
         ),
-        special_shapes=frozenset({Shape.THIRTEEN_HEADS}),
-        exclusions=c.exclude_all_but_limits((r.id for r in PART_TWO_LIMIT_HANDS), (r.id for r in PART_TWO_SCORES)),
-        tally=limit_game_tally,
-        notes="Winner's table and other hands' table, bonus scores, doubling honors, seven limit hands.",
-        limit_citation=LIMIT,
-    )
+        Option.number("mah_jongg", 10, "points for Mah-Jongg (the book: generally 10, 20 by agreement)"),
+    ),
+    special_shapes=frozenset({Shape.THIRTEEN_HEADS}),
+    exclusions=c.exclude_all_but_limits((r.id for r in PART_TWO_LIMIT_HANDS), (r.id for r in PART_TWO_SCORES)),
+    tally=limit_game_tally,
+    notes="Winner's table and other hands' table, bonus scores, doubling honors, seven limit hands.",
+    limit_citation=LIMIT,
 )
+
+RULE_SETS = (HARR_1922, HARR_1922_LIMIT)
 
 
 # --- washing the tiles --------------------------------------------------------------------------

@@ -12,6 +12,7 @@ The who-pays-whom table (``Settlement.grid()``, row pays column) always nets to 
 from __future__ import annotations
 
 from scoring.settle.books import check_table, settle
+from scoring.settle.core import Liability, SettlingBook, SettlingRules
 from scoring.settle.model import (
     SEATS,
     Book,
@@ -24,10 +25,12 @@ from scoring.settle.model import (
     SettlementError,
     Table,
 )
+from scoring.settle.registry import register_settling, settling_book, settling_books
 from scoring.settle.render import render, render_grid
 from scoring.settle.tablefile import load_table, table_from_dict, table_schema
 
 __all__ = [
-    "SEATS", "Book", "Game", "Incident", "IncidentKind", "Payment", "Player", "Settlement", "SettlementError",
-    "Table", "check_table", "load_table", "render", "render_grid", "settle", "table_from_dict", "table_schema",
+    "SEATS", "Book", "Game", "Incident", "IncidentKind", "Liability", "Payment", "Player", "Settlement",
+    "SettlementError", "SettlingBook", "SettlingRules", "Table", "check_table", "load_table", "register_settling",
+    "render", "render_grid", "settle", "settling_book", "settling_books", "table_from_dict", "table_schema",
 ]

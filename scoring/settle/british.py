@@ -9,13 +9,15 @@ Harr's, cited as such.
 from __future__ import annotations
 
 from scoring.engine import Citation
-from scoring.settle.harr import RULES as HARR_RULES
+from scoring.settle import harr
+from scoring.settle.core import Liability, SettlingBook
+from scoring.settle.model import IncidentKind
 
 BOOK = "British rule book (1920s, OCR fragment)"
 
 LIABILITY = Citation(BOOK, "", "Penalties: discards that complete special hands")
 
-RULES = HARR_RULES
+RULES = harr.RULES
 
 #: The special hands the surviving text names (the first condition is on a missing page part).
 DANGEROUS_CONDITIONS: dict[str, str] = {
@@ -26,3 +28,18 @@ DANGEROUS_CONDITIONS: dict[str, str] = {
 
 #: The fragment states no exception.
 DISCARD_EXCEPTIONS: dict[str, str] = {}
+
+NAME = "british-1920s"
+
+#: The fragment's basic settling pages are lost: Harr's settling, with the fragment's liability rule.
+SETTLING_BOOK = SettlingBook(
+    name=NAME,
+    title="the British fragment (1920s)",
+    rules_for=lambda game: RULES,
+    drawn_game=harr.EAST_POSITION,
+    small_game=lambda game: harr.TWO_THREE,
+    liability=Liability(DANGEROUS_CONDITIONS, DISCARD_EXCEPTIONS, LIABILITY),
+    incidents={IncidentKind.DANGEROUS_DISCARD: harr.liable_discard(
+        NAME, Liability(DANGEROUS_CONDITIONS, DISCARD_EXCEPTIONS, LIABILITY))},
+    refusals={IncidentKind.FAULTY_CLAIM: harr.NO_FAULTY_CLAIM.format(NAME)},
+)

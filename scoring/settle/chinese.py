@@ -10,9 +10,18 @@ costs the offender half the limit (East paying or receiving double), and each fa
 from __future__ import annotations
 
 from scoring.engine import Citation
-from scoring.rulesets.chinese_classical import BOOK
-from scoring.settle.core import SettlingRules, plain_settlement, seat_order
-from scoring.settle.model import Payment, Player, SettlementError, Table
+from scoring.rulesets.chinese_classical import BOOK, BOOK_LIMIT
+from scoring.settle import harr
+from scoring.settle.core import (
+    SettlingBook,
+    SettlingRules,
+    incident_player,
+    no_winner,
+    plain_settlement,
+    seat_order,
+    the_incident,
+)
+from scoring.settle.model import IncidentKind, Payment, Player, SettlementError, Table
 
 EAST_DOUBLE = Citation(BOOK, "Points", "East is paid double and pays double")
 LOSERS = Citation(BOOK, "Payments between losers", "losers pay each other the differences of their scores")
@@ -65,3 +74,33 @@ def faulty_claims(table: Table, offender: Player, claims: int) -> list[Payment]:
                    f"{claims} faulty claim{'s' if claims != 1 else ''} at {FAULTY_CLAIM_POINTS} each, paid to the winner",
                    FAULTY_CLAIM)
     return plain_settlement(table, RULES) + [fine]
+
+
+def _faulty_out(table: Table, rules: SettlingRules) -> tuple[list[Payment], list[str]]:
+    no_winner(table, "a faulty out ends the deal")
+    offender = incident_player(table, the_incident(table).player, "a faulty out")
+    return faulty_out(table, offender), [
+        f"{offender.name} went out falsely: the deal ends and the hand is not scored"
+        + (" (the deal passes, the offender being East)" if offender.is_east else "")]
+
+
+def _faulty_claims(table: Table, rules: SettlingRules) -> tuple[list[Payment], list[str]]:
+    incident = the_incident(table)
+    offender = incident_player(table, incident.player, "a faulty claim")
+    return faulty_claims(table, offender, 1 if incident.claims is None else incident.claims), []
+
+
+NAME = "chinese-classical"
+NO_PENALTY = "chinese-classical states no payment for {} (its insurance penalties are none): settle the hand without it"
+
+SETTLING_BOOK = SettlingBook(
+    name=NAME,
+    title="Chinese Classical",
+    rules_for=lambda game: RULES,
+    drawn_game=DEAL,
+    small_game=lambda game: harr.TWO_THREE,
+    incidents={IncidentKind.FALSE_MAH_JONG: _faulty_out, IncidentKind.FAULTY_CLAIM: _faulty_claims},
+    refusals={kind: NO_PENALTY.format(kind.value) for kind in (IncidentKind.DANGEROUS_DISCARD, IncidentKind.WASHING)},
+    scores_with=lambda data: NAME,
+    limit=BOOK_LIMIT,
+)

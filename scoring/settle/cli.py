@@ -29,7 +29,7 @@ def _settle(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "settle", help="settle a finished game: who pays whom",
         description="Settle a game from a table file (scoring/schema/table.v1.json): each player's hand or score, "

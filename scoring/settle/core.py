@@ -6,10 +6,11 @@ family is a ``SettlingRules`` value; its incidents are in its own module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from scoring.engine import Citation
-from scoring.settle.model import SEATS, Payment, Player, SettlementError, Table
+from scoring.settle.model import SEATS, Game, Incident, IncidentKind, Payment, Player, SettlementError, Table
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,74 @@ def plain_settlement(table: Table, rules: SettlingRules) -> list[Payment]:
     """A game won with no incident: the winner collects, then the losers settle."""
     winner = table.winner
     if winner is None:
-        raise SettlementError("no winner: mark one player as the winner, or give the incident (drawn-game, washing-the-tiles, false-mah-jong)")
+        raise SettlementError("no winner: mark one player as the winner, "
+                              "or give the incident (drawn-game, washing-the-tiles, false-mah-jong)")
     return winner_collects(table, rules, winner) + losers_settle(table, rules, winner)
 
+
+
+#: Settles one incident: the payments and the notes that explain them.
+IncidentRule = Callable[[Table, SettlingRules], tuple[list[Payment], list[str]]]
+
+FOUR_OR_FEWER = frozenset({Game.TWO, Game.THREE, Game.FOUR})
+
+
+@dataclass(frozen=True)
+class Liability:
+    """A book's rule that the discarder of a dangerous tile bears every loser's loss: the exposed
+    combinations that make a discard dangerous, what excuses the discarder, and where it is written."""
+
+    conditions: Mapping[str, str]
+    exceptions: Mapping[str, str]
+    citation: Citation
+
+
+def _any_seats(game: Game, seats: Sequence[str]) -> None:
+    """Most books seat a short game in any winds."""
+
+
+@dataclass(frozen=True)
+class SettlingBook:
+    """One book's settling, as data and small functions, found by name in ``scoring.settle.registry``.
+
+    ``rules_for`` gives the settling rules of a game; ``drawn_game`` cites why a drawn game pays
+    nothing; ``small_game`` cites how two or three play; ``incidents`` settles what the book prices
+    and ``refusals`` says what to do about the rest; ``scores_with`` names the rule set that scores
+    hands under this book when the table names none, and ``limit`` the book's limit.
+    """
+
+    name: str
+    rules_for: Callable[[Game], SettlingRules]
+    drawn_game: Citation
+    small_game: Callable[[Game], Citation]
+    title: str = ""
+    games: frozenset[Game] = FOUR_OR_FEWER
+    check_seats: Callable[[Game, Sequence[str]], None] = _any_seats
+    liability: Liability | None = None
+    incidents: Mapping[IncidentKind, IncidentRule] = field(default_factory=dict)
+    refusals: Mapping[IncidentKind, str] = field(default_factory=dict)
+    scores_with: Callable[[Mapping[str, object]], str] | None = None
+    limit: int | None = None
+
+    def refusal(self, kind: IncidentKind) -> str:
+        return self.refusals.get(kind) or f"{self.name} states no payment for {kind.value}: settle it under harr-1922"
+
+
+def no_winner(table: Table, what: str) -> None:
+    if table.winner is not None:
+        raise SettlementError(f"{what}: no one wins the hand, so {table.winner.name} cannot be the winner")
+
+
+def incident_player(table: Table, key: str | None, what: str) -> Player:
+    if key is None:
+        raise SettlementError(f"{what}: say which player (incident.player)")
+    player = table.player(key)
+    if player.seat is None:
+        raise SettlementError(f"{what}: {player.name} sits out this game")
+    return player
+
+
+def the_incident(table: Table) -> Incident:
+    if table.incident is None:
+        raise SettlementError("no incident to settle")
+    return table.incident

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from scoring.engine import Citation
-from scoring.settle.core import SettlingRules
-from scoring.settle.harr import EAST_DOUBLE, SETTLING
-from scoring.settle.model import SEATS, Game, SettlementError
+from scoring.rulesets.foster_1924 import BOOK_LIMIT
+from scoring.settle.core import SettlingBook, SettlingRules
+from scoring.settle.harr import EAST_DOUBLE, NO_FAULTY_CLAIM
+from scoring.settle.harr import SETTLING as HARR_SETTLING_RULE
+from scoring.settle.model import SEATS, Game, IncidentKind, SettlementError
 
 BOOK = "Foster, New American Code of Mah Jong (1924)"
 
@@ -31,7 +33,7 @@ def rules_for(game: Game) -> SettlingRules:
     if game is Game.TWO:
         return SettlingRules(BOOK, east_doubles=False, winner_rule=TWO_HAND, losers_rule=TWO_HAND,
                              east_rule=TWO_HAND, limit_rule=LIMIT)
-    return SettlingRules(BOOK, east_doubles=True, winner_rule=SETTLING, losers_rule=SETTLING,
+    return SettlingRules(BOOK, east_doubles=True, winner_rule=HARR_SETTLING_RULE, losers_rule=HARR_SETTLING_RULE,
                          east_rule=EAST_DOUBLE, limit_rule=LIMIT)
 
 
@@ -57,3 +59,21 @@ def next_seating(seated: Mapping[str, str], waiting: Sequence[str]) -> tuple[dic
         raise SettlementError("five or six players: one or two sit out")
     nxt = {"E": seated["S"], "S": seated["W"], "W": seated["N"], "N": waiting[0]}
     return nxt, [*waiting[1:], seated["E"]]
+
+
+NAME = "foster-1924"
+
+SETTLING_BOOK = SettlingBook(
+    name=NAME,
+    title="Foster (1924)",
+    rules_for=rules_for,
+    drawn_game=EAST_POSITION,
+    small_game=lambda game: TWO_HAND if game is Game.TWO else THREE_HAND,
+    games=frozenset(Game),
+    check_seats=check_seats,
+    refusals={
+        IncidentKind.DANGEROUS_DISCARD: "Foster's Part II states no discard penalty: settle it under harr-1922 or british-1920s",
+        IncidentKind.FAULTY_CLAIM: NO_FAULTY_CLAIM.format(NAME),
+    },
+    limit=BOOK_LIMIT,
+)

@@ -8,10 +8,24 @@ penalties, washing the tiles and the drawn game. Two and three play "in exactly 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from scoring.engine import Citation
 from scoring.rulesets.harr_1922 import BOOK, LIMIT, WASHING, part_one, part_two, washing_the_tiles
-from scoring.settle.core import SettlingRules, seat_order, winner_collects
-from scoring.settle.model import Incident, Payment, Player, SettlementError, Table
+from scoring.settle.core import (
+    IncidentRule,
+    Liability,
+    SettlingBook,
+    SettlingRules,
+    incident_player,
+    no_winner,
+    plain_settlement,
+    seat_order,
+    the_incident,
+    winner_collects,
+)
+from scoring.settle.dangerous import condition_problem
+from scoring.settle.model import Incident, IncidentKind, Payment, Player, SettlementError, Table
 
 SETTLING = part_one("Settling the Scores (p. 25)")
 EAST_DOUBLE = SETTLING
@@ -71,7 +85,7 @@ def dangerous_discard(table: Table, rules: SettlingRules, winner: Player, discar
     return payments
 
 
-def check_dangerous_discard(incident: Incident, conditions: dict[str, str], exceptions: dict[str, str], book: str) -> None:
+def check_dangerous_discard(incident: Incident, conditions: Mapping[str, str], exceptions: Mapping[str, str], book: str) -> None:
     if incident.condition not in conditions:
         raise SettlementError(
             f"a dangerous discard under {book} needs condition: one of {', '.join(conditions)}, not {incident.condition!r}")
@@ -89,3 +103,69 @@ def washing(table: Table, washer: Player, heads: int) -> list[Payment]:
                     f"{washer.name} washed the tiles with {heads} different heads (East neither pays nor collects double)",
                     WASHING)
             for other in seat_order(table.players) if other is not washer]
+
+
+def liable_discard(book: str, liability: Liability) -> IncidentRule:
+    """The dangerous-discard incident under ``book``: checked against the winner's hand when the
+    table gives it; the discarder bears every loss unless the book excuses him."""
+
+    def settle(table: Table, rules: SettlingRules) -> tuple[list[Payment], list[str]]:
+        incident = the_incident(table)
+        winner = table.winner
+        if winner is None:
+            raise SettlementError("a dangerous discard lets someone win: mark the winner")
+        discarder = incident_player(table, incident.player, "a dangerous discard")
+        if discarder is winner:
+            raise SettlementError("the discarder cannot be the winner he discarded to")
+        conditions, exceptions, citation = liability.conditions, liability.exceptions, liability.citation
+        check_dangerous_discard(incident, conditions, exceptions, book)
+        condition = conditions[incident.condition or ""]
+        if winner.detail is not None:
+            problem = condition_problem(winner.detail.hand, incident.condition or "", condition)
+            if problem:
+                raise SettlementError(f"a dangerous discard ({incident.condition}) is declared, but {problem}")
+        if incident.exception is not None:
+            note = (f"{discarder.name} let a dangerous hand win ({condition}) but is excused: "
+                    f"{exceptions[incident.exception]}; the game settles as usual [{citation}]")
+            return plain_settlement(table, rules), [note]
+        note = (f"{discarder.name}'s discard let {winner.name} win with {condition}: "
+                f"he bears every loser's loss, and all other scores are cancelled [{citation}]")
+        return dangerous_discard(table, rules, winner, discarder, citation), [note]
+
+    return settle
+
+
+def _false_mah_jong(table: Table, rules: SettlingRules) -> tuple[list[Payment], list[str]]:
+    no_winner(table, "a false Mah-Jongg ends the hand")
+    offender = incident_player(table, the_incident(table).player, "a false Mah-Jongg")
+    return false_mah_jong(table, offender), [f"{offender.name} called Mah-Jongg falsely; the hand is not scored"]
+
+
+def _washing(table: Table, rules: SettlingRules) -> tuple[list[Payment], list[str]]:
+    no_winner(table, "washing the tiles ends the hand before play")
+    incident = the_incident(table)
+    washer = incident_player(table, incident.player, "washing the tiles")
+    if incident.heads is None:
+        raise SettlementError("washing the tiles: say how many different heads the original hand held (incident.heads)")
+    return washing(table, washer, incident.heads), ["the tiles are washed: reshuffled, the wall rebuilt, East keeps the wind box"]
+
+
+NAME = "harr-1922"
+LIABILITY = Liability(DANGEROUS_CONDITIONS, DISCARD_EXCEPTIONS, PENALTY_DISCARD)
+NO_FAULTY_CLAIM = "{} states no payment for a faulty claim: settle it under chinese-classical"
+
+SETTLING_BOOK = SettlingBook(
+    name=NAME,
+    title="Harr (1922)",
+    rules_for=lambda game: RULES,
+    drawn_game=EAST_POSITION,
+    small_game=lambda game: TWO_THREE,
+    liability=LIABILITY,
+    incidents={
+        IncidentKind.DANGEROUS_DISCARD: liable_discard(NAME, LIABILITY),
+        IncidentKind.FALSE_MAH_JONG: _false_mah_jong,
+        IncidentKind.WASHING: _washing,
+    },
+    refusals={IncidentKind.FAULTY_CLAIM: NO_FAULTY_CLAIM.format(NAME)},
+    scores_with=lambda data: "harr-1922-limit" if data.get("limit") is not None else "harr-1922",
+)

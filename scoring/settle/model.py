@@ -23,7 +23,8 @@ class SettlementError(PungChowError, ValueError):
 
 
 class Book(str, Enum):
-    """The rule family whose settling rules apply."""
+    """The names of the books whose settling this package holds; a table names its book by name
+    (``Table.book`` is that name), and ``scoring.settle.registry`` finds the book's settling."""
 
     HARR = "harr-1922"
     FOSTER = "foster-1924"
@@ -113,7 +114,7 @@ class Table:
     """Everything settlement needs: players in seat order, the book, the game, the limit."""
 
     players: tuple[Player, ...]
-    book: Book = Book.HARR
+    book: str = Book.HARR.value
     game: Game = Game.FOUR
     limit: int | None = None
     east_limit: int | None = None
@@ -123,11 +124,13 @@ class Table:
 
     def __post_init__(self) -> None:
         """Accept the book and game by name too (``"foster-1924"``), as the page passes them."""
+        from scoring.settle.registry import settling_book
+
+        object.__setattr__(self, "book", settling_book(self.book.value if isinstance(self.book, Book) else str(self.book)).name)
         try:
-            object.__setattr__(self, "book", Book(self.book))
             object.__setattr__(self, "game", Game(self.game))
         except ValueError as exc:
-            raise SettlementError(f"{exc}: books are {', '.join(b.value for b in Book)}; games {', '.join(g.value for g in Game)}") from None
+            raise SettlementError(f"{exc}: games are {', '.join(g.value for g in Game)}") from None
         object.__setattr__(self, "players", tuple(self.players))
 
     @property
@@ -216,7 +219,7 @@ class Settlement:
         return {
             "schema": "pungchow/settlement",
             "version": 1,
-            "book": self.table.book.value,
+            "book": self.table.book,
             "game": self.table.game.value,
             "limit": self.table.limit,
             "east_limit": self.table.east_cap,

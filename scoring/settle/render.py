@@ -36,7 +36,7 @@ def render(settlement: Settlement) -> str:
     """Scores, payments with their reasons and citations, notes, then the table."""
     table = settlement.table
     limit = "no limit" if table.limit is None else f"limit {table.limit} (East {table.east_cap})"
-    out = [f"{table.book.value}, {table.game.value} game, {limit}"]
+    out = [f"{table.book}, {table.game.value} game, {limit}"]
     if table.source:
         out.append(f"source: {table.source}")
     out.append("scores: " + "; ".join(_player_label(settlement, n) for n in settlement.names))

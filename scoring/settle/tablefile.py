@@ -14,9 +14,9 @@ from typing import Any
 from scoring.errors import PungChowError
 from scoring.hand import Hand, hand_schema
 from scoring.jsonfile import JsonInputError, load_json
-from scoring.rulesets.chinese_classical import BOOK_LIMIT as CHINESE_LIMIT
-from scoring.rulesets.foster_1924 import BOOK_LIMIT as FOSTER_LIMIT
+from scoring.settle.core import SettlingBook
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
+from scoring.settle.registry import settling_book, settling_books
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "table.v1.json"
 
@@ -26,7 +26,8 @@ _CACHE: dict[str, Any] = {}
 def table_schema() -> dict[str, Any]:
     if "table" not in _CACHE:
         _CACHE["table"] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    return _CACHE["table"]
+    schema: dict[str, Any] = _CACHE["table"]
+    return schema
 
 
 def validate_table_json(data: Any) -> None:
@@ -43,28 +44,28 @@ def validate_table_json(data: Any) -> None:
             f"table JSON at {'/'.join(str(p) for p in e.absolute_path) or 'top level'}: {e.message}" for e in errors))
 
 
-def book_for(data: dict[str, Any]) -> Book:
-    """The book named, else the one the rule set's name belongs to, else Harr."""
+def book_for(data: dict[str, Any]) -> SettlingBook:
+    """The book named, else the one that settles the rule set named, else Harr."""
     if "book" in data:
-        return Book(data["book"])
-    rules = str(data.get("rules", "")).lower()
-    for prefix, book in (("harr", Book.HARR), ("foster", Book.FOSTER), ("american", Book.FOSTER), ("british", Book.BRITISH),
-                         ("chinese", Book.CHINESE)):
-        if rules.startswith(prefix):
-            return book
-    if rules:
-        raise SettlementError(f"which book settles a game scored under {rules!r}? give book: harr-1922, foster-1924 or british-1920s")
-    return Book.HARR
+        return settling_book(str(data["book"]))
+    rules = str(data.get("rules", "")).strip()
+    if not rules:
+        return settling_book(Book.HARR.value)
+    from scoring.rulesets import get_rule_set
+
+    try:
+        return settling_book(get_rule_set(rules).settling)
+    except PungChowError:
+        known = ", ".join(settling_books())
+        raise SettlementError(f"which book settles a game scored under {rules!r}? give book: one of {known}") from None
 
 
-def _rule_set_name(data: dict[str, Any], book: Book) -> str:
+def _rule_set_name(data: dict[str, Any], book: SettlingBook) -> str:
     if "rules" in data:
         return str(data["rules"])
-    if book is Book.HARR:
-        return "harr-1922-limit" if data.get("limit") is not None else "harr-1922"
-    if book is Book.CHINESE:
-        return "chinese-classical"
-    raise SettlementError(f"hands under {book.value}: name the rule set that scores them (rules: ...; see `pungchow rules`)")
+    if book.scores_with is not None:
+        return book.scores_with(data)
+    raise SettlementError(f"hands under {book.name}: name the rule set that scores them (rules: ...; see `pungchow rules`)")
 
 
 def _scoring_options(data: dict[str, Any], rule_set: Any) -> dict[str, Any]:
@@ -106,13 +107,13 @@ def _whole_limit(data: dict[str, Any], key: str) -> int | None:
     return int(value)
 
 
-def _limit(data: dict[str, Any], book: Book, rule_set: Any, options: dict[str, Any]) -> int | None:
+def _limit(data: dict[str, Any], book: SettlingBook, rule_set: Any, options: dict[str, Any]) -> int | None:
     if "limit" in data:
         return _whole_limit(data, "limit")
     if rule_set is not None:
         value = rule_set.resolve_options(options).get("limit")
         return None if value is None else int(value)
-    return {Book.FOSTER: FOSTER_LIMIT, Book.CHINESE: CHINESE_LIMIT}.get(book)
+    return book.limit
 
 
 def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) -> int | None:
@@ -183,7 +184,7 @@ def table_from_dict(data: Any) -> Table:
                             raw.get("claims"))
     return Table(
         players=tuple(players),
-        book=book,
+        book=book.name,
         game=Game(data.get("game", Game.FOUR.value)),
         limit=_limit(data, book, rule_set, options),
         east_limit=_east_limit(data, rule_set, options),

@@ -156,8 +156,9 @@ class Player:
     def idle(self) -> None:
         """Wait until the page has finished its rerun."""
         time.sleep(0.4)
-        WebDriverWait(self.driver, 60).until_not(
-            ec.presence_of_element_located((By.CSS_SELECTOR, "[data-testid='stStatusWidget'] [data-testid='stStatusWidgetRunningIcon'], [data-testid='stStatusWidgetRunningManIcon']")))
+        running = ("[data-testid='stStatusWidget'] [data-testid='stStatusWidgetRunningIcon'], "
+                   "[data-testid='stStatusWidgetRunningManIcon']")
+        WebDriverWait(self.driver, 60).until_not(ec.presence_of_element_located((By.CSS_SELECTOR, running)))
         time.sleep(0.4)
 
     def tap(self, element: WebElement, shows: tuple[str, str] | None = None) -> None:
