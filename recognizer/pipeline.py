@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from recognizer.classify import classify
-from recognizer.detect import detect, one_size
+from recognizer.detect import detect, detect_with_looks
 from recognizer.errors import BadPhotoError
 from recognizer.group import group
 from recognizer.hand import Recognition, build_hand
@@ -32,15 +32,23 @@ def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet 
     ts = load_tileset(tileset) if isinstance(tileset, str) else tileset
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
     lap("load")
-    dets = detect(rgb)
-    if ts is not None:
-        dets = ts.recentre(rgb, ts.rescale(rgb, one_size(dets)))
+    notes: list[str] = []
+    if ts is None:
+        dets = detect(rgb)
+    else:
+        plain, looks = detect_with_looks(rgb)
+        dets = ts.fit(rgb, plain, looks)
+        if ts.match_score(rgb, dets) < ts.looks_like:
+            notes.append(f"the photo does not look like tile set {ts.name!r} (face match {ts.match_score(rgb, dets):.2f}, "
+                         f"below {ts.looks_like:.2f}); read without it")
+            dets, ts = plain, None
     lap("detect")
     dets = classify(rgb, dets, ts)
     lap("classify")
     dets, groups = group(dets)
     lap("group")
     hand, problems = build_hand(dets, groups, **context)
+    problems = notes + problems
     lap("hand")
     if len(dets) == 0:
         problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems

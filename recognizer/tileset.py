@@ -13,6 +13,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +23,7 @@ import cv2
 import numpy as np
 
 from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
-from recognizer.detect import detect, nms
+from recognizer.detect import detect, nms, sizes_by_orientation
 from recognizer.detections import Detections
 from recognizer.errors import TileSetError
 from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile
@@ -35,8 +38,20 @@ CORNER_WEIGHT = 0.5
 GREY_WEIGHT = 2.0
 TEMPERATURE = 0.05
 JITTER_COPIES = 24
-#: How far around a detected box the set's faces are searched (box grown this much).
-SEARCH_CONTEXT = 1.6
+#: Box size factors tried when fitting the detector's boxes to the set's faces.
+RESCALE_FACTORS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4)
+#: How much better the set's faces must match another scale's boxes than the usual reading's to use them.
+OTHER_LOOK_MARGIN = 0.03
+#: The full-resolution shifts tried around the best half-resolution one.
+NEAR = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+#: Face matching works on this many crops at a time.
+MATCH_BATCH = 64
+#: A photo whose boxes match a set's faces less than this (median best match) is not of that set.
+LOOKS_LIKE = 0.55
+#: A layout cell's height over width must lie in this range, or the photo's row holds another number of tiles.
+MIN_CELL_ASPECT, MAX_CELL_ASPECT = 0.9, 2.2
+#: The fewest distinct faces a calibration may learn from.
+MIN_TILES = 9
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -66,6 +81,28 @@ def _features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return norm(corner), level
 
 
+def _unit(rows: np.ndarray) -> np.ndarray:
+    """Rows made zero-mean and unit-length, so a dot product is their correlation."""
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+
+
+def _halved(grey: np.ndarray) -> np.ndarray:
+    """(N, H, W) grey images at half size (2x2 means), for fast face matching."""
+    n, h, w = grey.shape
+    g = grey[:, : h // 2 * 2, : w // 2 * 2]
+    return g.reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
+
+
+def grown(dets: Detections, factor: float) -> Detections:
+    """Every box scaled by ``factor`` about its centre."""
+    b = dets.boxes.copy()
+    c = b[:, :2] + b[:, 2:] / 2
+    b[:, 2:] *= factor
+    b[:, :2] = c - b[:, 2:] / 2
+    return dets.with_(boxes=b)
+
+
 def crops_of_context(rgb: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:
     """Crops of the boxes grown by ``context``, at the classifier's scale per box unit."""
     size = (int(round(CROP_H * context / CROP_CONTEXT)), int(round(CROP_W * context / CROP_CONTEXT)))
@@ -91,6 +128,8 @@ class TileSet:
     corners: np.ndarray
     levels: np.ndarray
     templates: np.ndarray
+    #: Below this face match (see match_score) a photo is not of this set and is read without it.
+    looks_like: float = LOOKS_LIKE
 
     def scores(self, crops: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """(N, len(codes)) best prototype score of each code."""
@@ -104,14 +143,44 @@ class TileSet:
                 out[:, k] = s[:, m].max(axis=1)
         return out + TEMPLATE_WEIGHT * self.aligned_match(crops)
 
-    def aligned_match(self, crops: np.ndarray) -> np.ndarray:
-        """(N, len(codes)) normalised cross-correlation of each code's face, best over small shifts."""
-        grey = (crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32))
+    def aligned_match(self, crops: np.ndarray, coarse: bool = False) -> np.ndarray:
+        """(N, len(codes)) normalised cross-correlation of each code's face, best over small shifts.
+
+        The faces slide over each crop at half resolution, every shifted window matched against all the
+        set's faces in one matrix product; then, unless ``coarse``, each crop is matched again at full
+        resolution around its best shift. A photo of many tiles costs milliseconds, not a loop per pair.
+        """
         out = np.zeros((len(crops), len(self.codes)), np.float32)
-        for i, g in enumerate(grey):
-            for k, t in enumerate(self.templates):
-                out[i, k] = cv2.matchTemplate(g, t, cv2.TM_CCOEFF_NORMED).max()
+        if not len(crops):
+            return out
+        grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+        fine = _unit(self.templates.reshape(len(self.templates), -1))
+        half = _halved(self.templates)
+        hh, hw = half.shape[1:]
+        half = _unit(half.reshape(len(half), -1))
+        th, tw = self.templates.shape[1:]
+        for a in range(0, len(grey), MATCH_BATCH):
+            part = grey[a:a + MATCH_BATCH]
+            windows = np.lib.stride_tricks.sliding_window_view(_halved(part), (hh, hw), axis=(1, 2))
+            n, py, px = windows.shape[:3]
+            match = (_unit(windows.reshape(n * py * px, hh * hw)) @ half.T).reshape(n, py * px, -1)
+            if coarse:
+                out[a:a + n] = match.max(axis=1)
+                continue
+            at = match.max(axis=2).argmax(axis=1)
+            full = np.lib.stride_tricks.sliding_window_view(part, (th, tw), axis=(1, 2))
+            ys = np.clip(2 * (at // px)[:, None] + NEAR[None, :, 0], 0, full.shape[1] - 1)
+            xs = np.clip(2 * (at % px)[:, None] + NEAR[None, :, 1], 0, full.shape[2] - 1)
+            near = full[np.arange(n)[:, None], ys, xs]
+            out[a:a + n] = (_unit(near.reshape(n * len(NEAR), th * tw)) @ fine.T).reshape(n, len(NEAR), -1).max(axis=1)
         return out
+
+    def match_score(self, rgb: np.ndarray, dets: Detections, limit: int = 48, coarse: bool = True) -> float:
+        """How much the photo's boxes look like this set's faces: the median best face match of up to ``limit`` boxes."""
+        if not len(dets):
+            return 0.0
+        sample = dets[np.linspace(0, len(dets) - 1, min(limit, len(dets))).round().astype(np.int64)]
+        return float(np.median(self.aligned_match(crops_of(rgb, sample.boxes), coarse).max(axis=1)))
 
     def probabilities(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """Replace the classifier's face probabilities by the set's, keeping face-down and not-a-tile."""
@@ -125,52 +194,37 @@ class TileSet:
             out[:, CLASSES.index(code)] = p[:, k] * (1 - keep)
         return out
 
-    def rescale(self, rgb: np.ndarray, dets: Detections, scales: tuple[float, ...] = (0.9, 1.0, 1.1, 1.2)) -> Detections:
+    def rescale(self, rgb: np.ndarray, dets: Detections, factors: tuple[float, ...] = RESCALE_FACTORS) -> Detections:
         """Grow or shrink every box by the one factor under which the set's faces match best.
 
-        The detector's boxes run tighter or looser than the calibration's; one set, one factor.
+        The detector's boxes run tighter or looser than the calibration's; one set, one factor, found on
+        a coarse grid and then refined twice around the best (the match falls off within a few per cent).
         """
         if len(dets) == 0:
             return dets
-        sample = dets[np.arange(0, len(dets), max(1, len(dets) // 40))]
-        best, best_s = -np.inf, 1.0
-        for s in scales:
-            b = sample.boxes.copy()
-            c = b[:, :2] + b[:, 2:] / 2
-            b[:, 2:] *= s
-            b[:, :2] = c - b[:, 2:] / 2
-            score = float(self.aligned_match(crops_of_context(rgb, b, CROP_CONTEXT)).max(axis=1).mean())
-            if score > best:
-                best, best_s = score, s
-        b = dets.boxes.copy()
-        c = b[:, :2] + b[:, 2:] / 2
-        b[:, 2:] *= best_s
-        b[:, :2] = c - b[:, 2:] / 2
-        return dets.with_(boxes=b)
 
-    def recentre(self, rgb: np.ndarray, dets: Detections) -> Detections:
-        """Move each box to where the set's faces match best nearby: the detector, trained on other
-        sets, finds a tile but may sit off its centre."""
-        if len(dets) == 0:
-            return dets
-        wide = crops_of_context(rgb, dets.boxes, SEARCH_CONTEXT)
-        grey = wide.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-        _, gh, gw = grey.shape
-        th, tw = self.templates.shape[1:]
-        boxes = dets.boxes.copy()
-        for i, g in enumerate(grey):
-            best, where = -2.0, (0, 0)
-            for t in self.templates:
-                r = cv2.matchTemplate(g, t, cv2.TM_CCOEFF_NORMED)
-                _, v, _, loc = cv2.minMaxLoc(r)
-                if v > best:
-                    best, where = v, loc
-            # template centre in the wide crop -> offset from the crop centre, in box units
-            dx = (where[0] + tw / 2 - gw / 2) / (gw / SEARCH_CONTEXT)
-            dy = (where[1] + th / 2 - gh / 2) / (gh / SEARCH_CONTEXT)
-            boxes[i, 0] += dx * boxes[i, 2]
-            boxes[i, 1] += dy * boxes[i, 3]
-        return nms(dets.with_(boxes=boxes), iou=0.3)
+        def score(f: float) -> float:
+            return self.match_score(rgb, grown(dets, f), limit=16, coarse=False)
+
+        best = max(factors, key=score)
+        for step in (0.05, 0.025):
+            best = max((best - step, best, best + step), key=score)
+        return grown(dets, best)
+
+    def fit(self, rgb: np.ndarray, plain: Detections, looks: "list[Detections]") -> Detections:
+        """The boxes this set's faces fit best: the usual reading's, or the detector's look at another scale
+        when the set's faces match that look's boxes clearly better (one photo's tiles can be any size);
+        each sized per orientation, then rescaled."""
+        best = sizes_by_orientation(plain)
+        best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN if len(best) else -1.0
+        for look in looks:
+            if look is plain or not len(look):
+                continue
+            sized = sizes_by_orientation(look)
+            score = self.match_score(rgb, sized)
+            if score > best_score:
+                best, best_score = sized, score
+        return self.rescale(rgb, best)
 
     def save(self, folder: Path, meta: dict) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -180,20 +234,44 @@ class TileSet:
         (folder / "tileset.json").write_text(json.dumps({"name": self.name, "codes": list(self.codes), **meta}, indent=2) + "\n")
 
 
+def check_name(name: str) -> str:
+    """A set's name is one folder name: no path parts, so no set is read or written outside its folder."""
+    if not _NAME_RE.match(name or ""):
+        raise TileSetError(f"tile set name {name!r}: use letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit)")
+    return name
+
+
 def load_tileset(name: str) -> TileSet:
-    """A user's set (``$PUNGCHOW_HOME/tilesets/NAME``) or a built-in one (``models/tilesets/NAME``)."""
-    for base in (user_tileset_dir(), builtin_tileset_dir()):
+    """A built-in set (``models/tilesets/NAME``) or a user's (``$PUNGCHOW_HOME/tilesets/NAME``); a built-in is never shadowed."""
+    check_name(name)
+    for base in (builtin_tileset_dir(), user_tileset_dir()):
         folder = base / name
         if (folder / "tileset.json").is_file():
-            meta = json.loads((folder / "tileset.json").read_text())
-            want = load_model("classifier").meta["sha256"]
-            if meta.get("classifier_sha256") != want:
-                raise TileSetError(f"tile set {name!r} was calibrated with another classifier; run `pungchow tileset add {name} PHOTO --layout LAYOUT.json` again")
-            z = np.load(folder / "prototypes.npz")
-            return TileSet(name, tuple(meta["codes"]), z["labels"], z["embeddings"].astype(np.float32),
-                           z["corners"].astype(np.float32), z["levels"].astype(np.float32), z["templates"].astype(np.float32))
+            return _read_folder(name, folder)
     known = ", ".join(list_tilesets()) or "none"
     raise TileSetError(f"no tile set named {name!r} (known: {known}); add one with `pungchow tileset add {name} PHOTO --layout LAYOUT.json`")
+
+
+def _read_folder(name: str, folder: Path) -> TileSet:
+    again = f"calibrate it again: pungchow tileset add {name} PHOTO --layout LAYOUT.json --replace"
+    try:
+        meta = json.loads((folder / "tileset.json").read_text())
+        codes = tuple(str(c) for c in meta["codes"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged ({exc}); {again}") from None
+    if meta.get("classifier_sha256") != load_model("classifier").meta["sha256"]:
+        raise TileSetError(f"tile set {name!r} was calibrated with another classifier; {again}")
+    try:
+        with np.load(folder / "prototypes.npz") as z:
+            arrays = {k: z[k] for k in ("labels", "embeddings", "corners", "levels", "templates")}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise TileSetError(f"tile set {name!r}: {folder / 'prototypes.npz'} is damaged or cut short ({exc}); {again}") from None
+    n = len(arrays["labels"])
+    if any(len(arrays[k]) != n for k in ("embeddings", "corners", "levels")) or len(arrays["templates"]) != len(codes):
+        raise TileSetError(f"tile set {name!r}: {folder / 'prototypes.npz'} does not match its tileset.json; {again}")
+    return TileSet(name, codes, arrays["labels"], arrays["embeddings"].astype(np.float32), arrays["corners"].astype(np.float32),
+                   arrays["levels"].astype(np.float32), arrays["templates"].astype(np.float32),
+                   float(meta.get("looks_like", LOOKS_LIKE)))
 
 
 def list_tilesets() -> list[str]:
@@ -208,14 +286,26 @@ def read_layout(path: "str | Path") -> list[list[str]]:
     """The layout file: {"rows": [[code, ...], ...]} (or a bare list of rows), codes row by row."""
     try:
         data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TileSetError(f"cannot read layout {path}: {exc}; it must be JSON like {{\"rows\": [[\"1D\", \"2D\"], [\"EW\"]]}}") from None
     rows = data.get("rows") if isinstance(data, dict) else data
+    return check_layout(rows, str(path))
+
+
+def check_layout(rows: object, where: str = "the layout") -> list[list[str]]:
+    """Rows of known, distinct codes, enough of them to learn a set from."""
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
-        raise TileSetError(f"layout {path} needs \"rows\": a list of non-empty lists of tile codes")
+        raise TileSetError(f"{where} needs \"rows\": a list of non-empty lists of tile codes")
     bad = [c for r in rows for c in r if c not in ALL_CODES or c == "XX"]
     if bad:
-        raise TileSetError(f"layout {path} has unknown tile codes {bad}; use codes like 1D, 9C, EW, RD, 1F")
+        raise TileSetError(f"{where} has unknown tile codes {bad}; use codes like 1D, 9C, EW, RD, 1F")
+    codes = [c for r in rows for c in r]
+    twice = sorted({c for c in codes if codes.count(c) > 1})
+    if twice:
+        raise TileSetError(f"{where} names {twice} more than once; lay out one tile of each face, each code once")
+    if len(codes) < MIN_TILES:
+        raise TileSetError(f"{where} has only {len(codes)} tiles; lay out at least {MIN_TILES} different faces "
+                           "(ideally all 34, plus flowers and seasons) so the set can be told apart")
     return [[str(c) for c in r] for r in rows]
 
 
@@ -283,16 +373,45 @@ def layout_boxes(rgb: np.ndarray, layout: list[list[str]]) -> Detections | None:
             return None
         x0, x1 = float(xs.min()), float(xs.max() + 1)
         w = (x1 - x0) / len(row)
+        if not MIN_CELL_ASPECT <= (y1 - y0) / w <= MAX_CELL_ASPECT:
+            return None  # the band holds another number of tiles than the layout's row
         boxes += [[x0 + k * w, float(y0), w, float(y1 - y0)] for k in range(len(row))]
     return Detections(np.array(boxes), np.ones(len(boxes)))
 
 
-def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir: Path | None = None, seed: int = 0) -> tuple[TileSet, Path]:
-    """Learn a set from a photo of one of each tile in the layout's rows, and save it."""
-    if not _NAME_RE.match(name):
-        raise TileSetError(f"tile set name {name!r}: use letters, digits, '.', '_' or '-' (at most 64)")
-    layout = read_layout(layout_path)
-    rgb = load_photo(photo)
+@dataclass(frozen=True)
+class Calibration:
+    """What one calibration photo shows: a box per laid-out tile and the code the layout gives it.
+
+    Kept apart from the learnt set so a player can see each code's crop and fix a wrong assignment
+    (``with_code``) before the set is learnt and saved.
+    """
+
+    photo: np.ndarray
+    photo_name: str
+    layout: list[list[str]]
+    boxes: np.ndarray
+    codes: tuple[str, ...]
+
+    def crops(self) -> np.ndarray:
+        """(N, H, W, 3) each tile as the classifier sees it, in layout order."""
+        return crops_of(self.photo, self.boxes)
+
+    def with_code(self, index: int, code: str) -> "Calibration":
+        """The same calibration with tile ``index`` given ``code`` (swapping with the tile that had it)."""
+        if code not in ALL_CODES or code == "XX":
+            raise TileSetError(f"{code!r} is not a tile code; use codes like 1D, 9C, EW, RD, 1F")
+        codes = list(self.codes)
+        if code in codes:
+            codes[codes.index(code)] = codes[index]
+        codes[index] = code
+        return Calibration(self.photo, self.photo_name, self.layout, self.boxes, tuple(codes))
+
+
+def read_calibration(photo: "str | Path | np.ndarray", layout: list[list[str]], photo_name: str = "") -> Calibration:
+    """Find the laid-out tiles of a calibration photo and pair them with the layout's codes, or say what is wrong."""
+    layout = check_layout(layout)
+    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
     dets = detect(rgb)
     probs, _ = run_classifier(crops_of(rgb, dets.boxes))
     dets = dets[probs.argmax(1) != NT_INDEX]
@@ -304,18 +423,38 @@ def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir
             raise
         dets = banded
         pairs = match_layout(dets, layout)
-    codes = tuple(dict.fromkeys(code for _, code in pairs))
+    boxes = np.stack([dets.boxes[k] for k, _ in pairs])
+    cal = Calibration(rgb, photo_name or (Path(photo).name if not isinstance(photo, np.ndarray) else "photo"), layout, boxes,
+                      tuple(code for _, code in pairs))
+    check_orientation(cal)
+    return cal
+
+
+def check_orientation(cal: Calibration) -> None:
+    """Refuse a layout read backwards (photo turned round, or rows listed bottom to top): the usual faces then
+    agree with the layout reversed on clearly more tiles than with the layout as given."""
+    probs, _ = run_classifier(cal.crops())
+    read = [CLASSES[int(k)] for k in probs.argmax(1)]
+    ahead = sum(r == c for r, c in zip(read, cal.codes))
+    back = sum(r == c for r, c in zip(read, cal.codes[::-1]))
+    if back >= max(3, 2 * ahead) and back >= 0.3 * len(read):
+        raise TileSetError(f"the photo seems to hold the layout reversed: {back} of {len(read)} tiles read as the layout backwards, "
+                           f"{ahead} as given; turn the photo the right way up, or list the rows top to bottom, left to right")
+
+
+def learn(name: str, cal: Calibration, seed: int = 0) -> TileSet:
+    """The set's prototypes from its calibration: each tile cropped as found, plus jittered copies."""
+    codes = cal.codes
     rng = np.random.default_rng(seed)
     crops, labels = [], []
-    for k, code in pairs:
-        box = dets.boxes[k]
+    for box, code in zip(cal.boxes, cal.codes):
         for j in range(JITTER_COPIES):
             if j == 0:
-                c = crop_tile(rgb, box)
+                c = crop_tile(cal.photo, box)
             else:
                 b = box.copy()
                 b[2:] *= rng.uniform(0.93, 1.07, 2)
-                c = crop_tile(rgb, b, shift=(rng.uniform(-0.06, 0.06), rng.uniform(-0.05, 0.05)))
+                c = crop_tile(cal.photo, b, shift=(rng.uniform(-0.06, 0.06), rng.uniform(-0.05, 0.05)))
                 c = np.clip(c.astype(np.float32) * rng.uniform(0.9, 1.1) + rng.uniform(-12, 12), 0, 255).astype(np.uint8)
                 if rng.random() < 0.3:
                     c = cv2.GaussianBlur(c, (3, 3), 0)
@@ -324,9 +463,43 @@ def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir
     crops_a = np.stack(crops)
     _, emb = run_classifier(crops_a)
     corner, level = _features(crops_a)
-    first = np.array([k * JITTER_COPIES for k in range(len(pairs))])
-    ts = TileSet(name, codes, np.array(labels, np.int16), emb, corner, level, _templates(crops_a[first]))
-    folder = (out_dir or user_tileset_dir()) / name
-    ts.save(folder, {"photo": Path(photo).name, "layout": layout, "tiles": len(pairs), "copies_per_tile": JITTER_COPIES,
-                     "classifier_sha256": load_model("classifier").meta["sha256"]})
-    return ts, folder
+    first = np.arange(len(codes)) * JITTER_COPIES
+    return TileSet(name, codes, np.array(labels, np.int16), emb, corner, level, _templates(crops_a[first]))
+
+
+def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, replace: bool = False) -> Path:
+    """Write the set into ``out_dir`` (default: the user's folder) all at once; never over another set unless ``replace``."""
+    check_name(ts.name)
+    base = out_dir or user_tileset_dir()
+    if out_dir is not None:
+        if base.exists() and not base.is_dir():
+            raise TileSetError(f"--into {base} is a file; give the folder that holds tile sets")
+        if not base.exists() and not base.parent.is_dir():
+            raise TileSetError(f"--into {base}: its parent folder {base.parent} does not exist; create it or give another folder")
+    elif (builtin_tileset_dir() / ts.name).is_dir():
+        raise TileSetError(f"{ts.name!r} is a built-in tile set; choose another name for yours (e.g. {ts.name}-mine)")
+    folder = base / ts.name
+    if folder.exists() and not replace:
+        raise TileSetError(f"a tile set named {ts.name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
+    base.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{ts.name}-", dir=base))
+    try:
+        ts.save(tmp, {"photo": cal.photo_name, "layout": cal.layout, "tiles": len(cal.codes), "copies_per_tile": JITTER_COPIES,
+                      "looks_like": ts.looks_like, "classifier_sha256": load_model("classifier").meta["sha256"]})
+        if folder.exists():
+            shutil.rmtree(folder)
+        tmp.rename(folder)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+    return folder
+
+
+def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir: Path | None = None, seed: int = 0,
+              replace: bool = False) -> tuple[TileSet, Path]:
+    """Learn a set from a photo of one of each tile in the layout's rows, and save it."""
+    check_name(name)
+    layout = read_layout(layout_path)
+    cal = read_calibration(photo, layout, Path(photo).name)
+    ts = learn(name, cal, seed)
+    return ts, save_tileset(ts, cal, out_dir, replace)
