@@ -22,8 +22,8 @@ TILESET_LONG_SIDES = (512, 640)
 CONFIDENT = 0.5
 #: Long side over short side above which a box is a counter stick or a line of text, not a tile.
 MAX_ASPECT = 2.4
-#: A box with less than this share of its orientation's typical tile area is a letter or a pip.
-MIN_AREA_SHARE = 0.3
+#: A box whose short or long side is under this share of the confident tiles' is a word, a letter or a pip.
+MIN_SIDE_SHARE = 0.6
 #: A box with more than this share of its area inside a larger box is a mark on that tile.
 INSIDE_SHARE = 0.7
 
@@ -119,20 +119,18 @@ def sideways(boxes: np.ndarray) -> np.ndarray:
 
 
 def tile_like(dets: Detections) -> Detections:
-    """Drop boxes that cannot be tiles: too long and thin (counters, lines of text), far smaller than the
-    confident tiles of their orientation (caption letters, pips), or lying inside another tile's box."""
+    """Drop boxes that cannot be tiles: too long and thin (counters, lines of text), far shorter on either
+    side than the confident tiles (caption words, letters, pips: a tile's short side is the same whichever
+    way it lies), or lying inside another tile's box."""
     if len(dets) < 2:
         return dets
     b = dets.boxes
-    aspect = b[:, 2:].max(axis=1) / b[:, 2:].min(axis=1)
-    keep = aspect <= MAX_ASPECT
+    short, long = b[:, 2:].min(axis=1), b[:, 2:].max(axis=1)
+    keep = long / short <= MAX_ASPECT
+    sure = keep & (dets.scores >= CONFIDENT)
+    if sure.sum() >= 3:
+        keep &= (short >= MIN_SIDE_SHARE * float(np.median(short[sure]))) & (long >= MIN_SIDE_SHARE * float(np.median(long[sure])))
     area = b[:, 2] * b[:, 3]
-    side = sideways(b)
-    for turned in (False, True):
-        mine = side == turned
-        sure = mine & keep & (dets.scores >= CONFIDENT)
-        if sure.sum() >= 3:
-            keep &= ~mine | (area >= MIN_AREA_SHARE * float(np.median(area[sure])))
     x2, y2 = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
     iw = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
     ih = np.clip(np.minimum(y2[:, None], y2[None]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)

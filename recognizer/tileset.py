@@ -40,6 +40,10 @@ TEMPERATURE = 0.05
 JITTER_COPIES = 24
 #: Box size factors tried when fitting the detector's boxes to the set's faces.
 RESCALE_FACTORS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4)
+#: A tile whose best face match reaches this is read by the set; below it, by the classifier alone.
+TRUST_MATCH = 0.6
+#: The usual boxes are refitted to the set only when its faces match them at least this well (coarse median).
+REFIT_MATCH = 0.65
 #: How much better the set's faces must match another scale's boxes than the usual reading's to use them.
 OTHER_LOOK_MARGIN = 0.03
 #: The full-resolution shifts tried around the best half-resolution one.
@@ -131,8 +135,8 @@ class TileSet:
     #: Below this face match (see match_score) a photo is not of this set and is read without it.
     looks_like: float = LOOKS_LIKE
 
-    def scores(self, crops: np.ndarray, emb: np.ndarray) -> np.ndarray:
-        """(N, len(codes)) best prototype score of each code."""
+    def scores(self, crops: np.ndarray, emb: np.ndarray, faces: np.ndarray | None = None) -> np.ndarray:
+        """(N, len(codes)) best prototype score of each code (``faces``: the crops' aligned_match, if known)."""
         corner, level = _features(crops)
         s = emb @ self.embeddings.T + CORNER_WEIGHT * corner @ self.corners.T
         s -= GREY_WEIGHT * np.abs(level[:, None] - self.levels[None, :])
@@ -141,7 +145,7 @@ class TileSet:
             m = self.labels == k
             if m.any():
                 out[:, k] = s[:, m].max(axis=1)
-        return out + TEMPLATE_WEIGHT * self.aligned_match(crops)
+        return out + TEMPLATE_WEIGHT * (self.aligned_match(crops) if faces is None else faces)
 
     def aligned_match(self, crops: np.ndarray, coarse: bool = False) -> np.ndarray:
         """(N, len(codes)) normalised cross-correlation of each code's face, best over small shifts.
@@ -183,8 +187,13 @@ class TileSet:
         return float(np.median(self.aligned_match(crops_of(rgb, sample.boxes), coarse).max(axis=1)))
 
     def probabilities(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
-        """Replace the classifier's face probabilities by the set's, keeping face-down and not-a-tile."""
-        s = self.scores(crops, emb) / TEMPERATURE
+        """The set's face probabilities where a tile shows one of its faces squarely, keeping face-down and not-a-tile.
+
+        A tile that matches none of the set's faces well (turned, tilted, half hidden, or of another set)
+        keeps the classifier's reading, which was trained on all of those: the set only ever adds.
+        """
+        faces = self.aligned_match(crops)
+        s = self.scores(crops, emb, faces) / TEMPERATURE
         p = np.exp(s - s.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         keep = probs[:, XX_INDEX] + probs[:, NT_INDEX]
@@ -192,7 +201,8 @@ class TileSet:
         out[:, XX_INDEX], out[:, NT_INDEX] = probs[:, XX_INDEX], probs[:, NT_INDEX]
         for k, code in enumerate(self.codes):
             out[:, CLASSES.index(code)] = p[:, k] * (1 - keep)
-        return out
+        square = faces.max(axis=1) >= TRUST_MATCH
+        return np.where(square[:, None], out, probs)
 
     def rescale(self, rgb: np.ndarray, dets: Detections, factors: tuple[float, ...] = RESCALE_FACTORS) -> Detections:
         """Grow or shrink every box by the one factor under which the set's faces match best.
@@ -212,11 +222,19 @@ class TileSet:
         return grown(dets, best)
 
     def fit(self, rgb: np.ndarray, plain: Detections, looks: "list[Detections]") -> Detections:
-        """The boxes this set's faces fit best: the usual reading's, or the detector's look at another scale
-        when the set's faces match that look's boxes clearly better (one photo's tiles can be any size);
-        each sized per orientation, then rescaled."""
+        """The boxes this set's faces fit best.
+
+        Only when the set's faces already match the usual reading's boxes well (a photo of this set,
+        taken square on) are the boxes refitted: the usual reading's, or the detector's look at another
+        scale when the faces match that look's boxes clearly better (one photo's tiles can be any size),
+        each sized per orientation, then rescaled. Otherwise the usual boxes stay, so a set never makes
+        the boxes of a turned or tilted photo worse.
+        """
+        start = self.match_score(rgb, plain) if len(plain) else -1.0
+        if start < REFIT_MATCH:
+            return plain
         best = sizes_by_orientation(plain)
-        best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN if len(best) else -1.0
+        best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN
         for look in looks:
             if look is plain or not len(look):
                 continue
