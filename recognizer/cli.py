@@ -38,6 +38,15 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
         print(f"  problem: {p}")
 
 
+def _offer_tileset(rgb: "object", res: "Recognition", current: str | None) -> None:
+    """Say when a calibrated set would read the photo better (on stderr, so JSON output stays clean)."""
+    from recognizer.pipeline import better_tileset
+
+    better = better_tileset(rgb, res, current)  # type: ignore[arg-type]
+    if better:
+        print(f"note: {better}", file=sys.stderr)
+
+
 def _recognize(args: argparse.Namespace) -> int:
     from recognizer.pipeline import draw_overlay, recognize
 
@@ -45,6 +54,7 @@ def _recognize(args: argparse.Namespace) -> int:
     if args.overlay:
         draw_overlay(args.photo, res, args.overlay)
     _print_recognition(res, args.json)
+    _offer_tileset(args.photo, res, args.tileset)
     return 0
 
 
@@ -88,7 +98,11 @@ def _photo(args: argparse.Namespace) -> int:
     if photo is None:
         photo = SAMPLE_PHOTO
         print(f"No photo given: reading the sample photo {photo} (pass your own: pungchow photo PHOTO)", file=sys.stderr)
-    res = recognize(photo, args.tileset, **context)
+    from recognizer.image import load_photo
+
+    rgb = load_photo(photo)
+    res = recognize(rgb, args.tileset, **context)
+    _offer_tileset(rgb, res, args.tileset)
     hand = res.hand
     if args.winning:
         from dataclasses import replace

@@ -15,7 +15,7 @@ from recognizer.errors import BadPhotoError
 from recognizer.group import group
 from recognizer.hand import Recognition, build_hand
 from recognizer.image import load_photo
-from recognizer.tileset import TileSet, load_tileset
+from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
 
 
 def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None" = None, **context: Any) -> Recognition:
@@ -53,6 +53,13 @@ def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet 
     if len(dets) == 0:
         problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
     return Recognition(dets, groups, hand, problems, (rgb.shape[1], rgb.shape[0]), times)
+
+
+def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition, current: str | None = None) -> "Suggestion | None":
+    """Which calibrated set would read this photo better than ``current`` (None: the usual faces), by the set's
+    own face match on the tiles found; None when no set looks like the photo. The page and ``pungchow photo`` offer it."""
+    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
+    return suggest_tileset(rgb, result.detections, current)
 
 
 def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, out: "str | Path") -> None:

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
-from recognizer.detect import detect, nms, sizes_by_orientation
+from recognizer.detect import CONFIDENT, detect, sizes_by_orientation
 from recognizer.detections import Detections
 from recognizer.errors import TileSetError
 from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile
@@ -242,7 +242,9 @@ class TileSet:
             score = self.match_score(rgb, sized)
             if score > best_score:
                 best, best_score = sized, score
-        return self.rescale(rgb, best)
+        fitted = self.rescale(rgb, best)
+        unlike = self.aligned_match(crops_of(rgb, fitted.boxes), coarse=True).max(axis=1) < TRUST_MATCH
+        return fitted[~(unlike & (fitted.scores < CONFIDENT))]  # an unsure box unlike every face: print, not a tile
 
     def save(self, folder: Path, meta: dict) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -290,6 +292,40 @@ def _read_folder(name: str, folder: Path) -> TileSet:
     return TileSet(name, codes, arrays["labels"], arrays["embeddings"].astype(np.float32), arrays["corners"].astype(np.float32),
                    arrays["levels"].astype(np.float32), arrays["templates"].astype(np.float32),
                    float(meta.get("looks_like", LOOKS_LIKE)))
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A calibrated set that would read a photo better, by its own face match."""
+
+    name: str
+    match: float
+    current: float
+
+    current_name: str | None = None
+
+    def __str__(self) -> str:
+        against = f", {self.current_name!r}'s {self.current:.2f}" if self.current_name else ""
+        return f"this photo looks like tile set {self.name!r} (its faces match {self.match:.2f}{against}): read it with --tileset {self.name}"
+
+
+def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = None) -> Suggestion | None:
+    """The calibrated set whose faces match the photo's tiles best, when it looks like one and would beat ``current``."""
+    if not len(dets):
+        return None
+    scores: dict[str, tuple[float, float]] = {}
+    for name in list_tilesets():
+        try:
+            ts = load_tileset(name)
+        except TileSetError:
+            continue
+        scores[name] = (ts.match_score(rgb, dets), ts.looks_like)
+    base = scores.get(current, (0.0, 1.0))[0] if current else 0.0
+    fits = [(m, n) for n, (m, need) in scores.items() if n != current and m >= need and m > base + OTHER_LOOK_MARGIN]
+    if not fits:
+        return None
+    match, name = max(fits)
+    return Suggestion(name, match, base, current)
 
 
 def list_tilesets() -> list[str]:
