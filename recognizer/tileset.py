@@ -46,10 +46,7 @@ TRUST_MATCH = 0.6
 REFIT_MATCH = 0.65
 #: How much better the set's faces must match another scale's boxes than the usual reading's to use them.
 OTHER_LOOK_MARGIN = 0.03
-#: The full-resolution shifts tried around the best half-resolution one.
-NEAR = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
-#: Face matching works on this many crops at a time.
-MATCH_BATCH = 64
+RESCALE_COARSE = True
 #: A photo whose boxes match a set's faces less than this (median best match) is not of that set.
 LOOKS_LIKE = 0.55
 #: A layout cell's height over width must lie in this range, or the photo's row holds another number of tiles.
@@ -150,36 +147,28 @@ class TileSet:
     def aligned_match(self, crops: np.ndarray, coarse: bool = False) -> np.ndarray:
         """(N, len(codes)) normalised cross-correlation of each code's face, best over small shifts.
 
-        The faces slide over each crop at half resolution, every shifted window matched against all the
-        set's faces in one matrix product; then, unless ``coarse``, each crop is matched again at full
-        resolution around its best shift. A photo of many tiles costs milliseconds, not a loop per pair.
+        The crops are stacked into one tall image and each face is slid over it once (OpenCV's matcher),
+        so a photo of many tiles costs one call per code, not one per tile and code; only the shifts
+        that keep the face inside one crop count. ``coarse`` matches at half resolution, for comparing
+        whole photos.
         """
         out = np.zeros((len(crops), len(self.codes)), np.float32)
         if not len(crops):
             return out
         grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-        fine = _unit(self.templates.reshape(len(self.templates), -1))
-        half = _halved(self.templates)
-        hh, hw = half.shape[1:]
-        half = _unit(half.reshape(len(half), -1))
-        th, tw = self.templates.shape[1:]
-        for a in range(0, len(grey), MATCH_BATCH):
-            part = grey[a:a + MATCH_BATCH]
-            windows = np.lib.stride_tricks.sliding_window_view(_halved(part), (hh, hw), axis=(1, 2))
-            n, py, px = windows.shape[:3]
-            match = (_unit(windows.reshape(n * py * px, hh * hw)) @ half.T).reshape(n, py * px, -1)
-            if coarse:
-                out[a:a + n] = match.max(axis=1)
-                continue
-            at = match.max(axis=2).argmax(axis=1)
-            full = np.lib.stride_tricks.sliding_window_view(part, (th, tw), axis=(1, 2))
-            ys = np.clip(2 * (at // px)[:, None] + NEAR[None, :, 0], 0, full.shape[1] - 1)
-            xs = np.clip(2 * (at % px)[:, None] + NEAR[None, :, 1], 0, full.shape[2] - 1)
-            near = full[np.arange(n)[:, None], ys, xs]
-            out[a:a + n] = (_unit(near.reshape(n * len(NEAR), th * tw)) @ fine.T).reshape(n, len(NEAR), -1).max(axis=1)
+        faces = self.templates
+        if coarse:
+            grey, faces = _halved(grey), _halved(faces)
+        n, h, w = grey.shape
+        th, tw = faces.shape[1:]
+        mosaic = np.ascontiguousarray(grey.reshape(n * h, w))
+        rows = (np.arange(n)[:, None] * h + np.arange(h - th + 1)[None, :]).ravel()
+        for k, face in enumerate(faces):
+            r = cv2.matchTemplate(mosaic, np.ascontiguousarray(face), cv2.TM_CCOEFF_NORMED)
+            out[:, k] = r[rows].reshape(n, -1).max(axis=1)
         return out
 
-    def match_score(self, rgb: np.ndarray, dets: Detections, limit: int = 48, coarse: bool = True) -> float:
+    def match_score(self, rgb: np.ndarray, dets: Detections, limit: int = 32, coarse: bool = True) -> float:
         """How much the photo's boxes look like this set's faces: the median best face match of up to ``limit`` boxes."""
         if not len(dets):
             return 0.0
@@ -214,7 +203,7 @@ class TileSet:
             return dets
 
         def score(f: float) -> float:
-            return self.match_score(rgb, grown(dets, f), limit=16, coarse=False)
+            return self.match_score(rgb, grown(dets, f), limit=16, coarse=RESCALE_COARSE)
 
         best = max(factors, key=score)
         for step in (0.05, 0.025):
