@@ -450,6 +450,13 @@ class Calibration:
         codes[index] = code
         return Calibration(self.photo, self.photo_name, self.layout, self.boxes, tuple(codes))
 
+    def with_codes(self, codes: "list[str] | tuple[str, ...]") -> "Calibration":
+        """The same tiles with the player's codes, one per tile, each code once."""
+        if len(codes) != len(self.codes):
+            raise TileSetError(f"give one code per tile: {len(self.codes)} tiles, {len(codes)} codes")
+        check_layout([list(codes)], "the corrected codes")
+        return Calibration(self.photo, self.photo_name, self.layout, self.boxes, tuple(str(c) for c in codes))
+
 
 def read_calibration(photo: "str | Path | np.ndarray", layout: list[list[str]], photo_name: str = "") -> Calibration:
     """Find the laid-out tiles of a calibration photo and pair them with the layout's codes, or say what is wrong."""

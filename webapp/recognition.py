@@ -118,6 +118,26 @@ def default_layout(bonus: bool = True) -> list[list[str]]:
     return rows + [list(BONUS_CODES)] if bonus else rows
 
 
+def read_tileset_photo(photo: Photo, layout: list[list[str]] | None = None) -> Any:
+    """Find the laid-out faces of a calibration photo and pair them with the layout (a recognizer Calibration),
+    for the player to check each code's crop before the set is learnt."""
+    return _tileset_module().read_calibration(photo.image, layout or default_layout(), Path(photo.name).name or "photo")
+
+
+def save_tileset(name: str, calibration: Any, fixes: dict[int, str] | None = None) -> str:
+    """Learn the set from a checked calibration, with the player's ``fixes`` (tile index -> code), and save it.
+
+    Returns the folder the set was saved in; a name already taken is refused, never overwritten.
+    """
+    if not name.strip():
+        raise PungChowError("name the tile set first, e.g. grandma-bone")
+    module = _tileset_module()
+    fixes = fixes or {}
+    calibration = calibration.with_codes([fixes.get(i, code) for i, code in enumerate(calibration.codes)])
+    ts = module.learn(module.check_name(name.strip()), calibration)
+    return str(module.save_tileset(ts, calibration))
+
+
 def add_tileset(name: str, photo: Photo, layout: list[list[str]] | None = None) -> str:
     """Calibrate the reader to a new set from one photo of its faces laid out in ``layout``'s rows.
 
