@@ -44,6 +44,9 @@ RESCALE_FACTORS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4)
 TRUST_MATCH = 0.6
 #: The usual boxes are refitted to the set only when its faces match them at least this well (coarse median).
 REFIT_MATCH = 0.65
+#: A reading the classifier is this sure of stands unless the tile matches one of the set's faces at least OVERRULE_MATCH.
+SURE_CLASSIFIER = 0.97
+OVERRULE_MATCH = 0.75
 #: How much better the set's faces must match another scale's boxes than the usual reading's to use them.
 OTHER_LOOK_MARGIN = 0.03
 RESCALE_COARSE = True
@@ -190,7 +193,8 @@ class TileSet:
         out[:, XX_INDEX], out[:, NT_INDEX] = probs[:, XX_INDEX], probs[:, NT_INDEX]
         for k, code in enumerate(self.codes):
             out[:, CLASSES.index(code)] = p[:, k] * (1 - keep)
-        square = faces.max(axis=1) >= TRUST_MATCH
+        best = faces.max(axis=1)
+        square = (best >= TRUST_MATCH) & ((probs.max(axis=1) < SURE_CLASSIFIER) | (best >= OVERRULE_MATCH))
         return np.where(square[:, None], out, probs)
 
     def rescale(self, rgb: np.ndarray, dets: Detections, factors: tuple[float, ...] = RESCALE_FACTORS) -> Detections:
