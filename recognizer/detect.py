@@ -89,14 +89,10 @@ def detect(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE
     return tile_like(detect_at(rgb, model, threshold, better)) if better else dets
 
 
-def detect_with_looks(rgb: np.ndarray, model: Model | None = None) -> tuple[Detections, list[Detections]]:
-    """The usual reading, and the detector's looks at every scale it works at, for a tile set to choose from."""
+def other_looks(rgb: np.ndarray, model: Model | None = None) -> list[Detections]:
+    """The detector's looks at the larger scales a tile set chooses among (``TILESET_LONG_SIDES``)."""
     model = model or load_model("detector")
-    base = tile_like(detect_at(rgb, model, SCORE_THRESHOLD, DETECT_LONG_SIDE))
-    better = second_look(rgb, base)
-    plain = tile_like(detect_at(rgb, model, SCORE_THRESHOLD, better)) if better else base
-    looks = [base] + [plain if side == better else tile_like(detect_at(rgb, model, SCORE_THRESHOLD, side)) for side in TILESET_LONG_SIDES]
-    return plain, looks
+    return [tile_like(detect_at(rgb, model, SCORE_THRESHOLD, side)) for side in TILESET_LONG_SIDES]
 
 
 def second_look(rgb: np.ndarray, dets: Detections) -> int | None:

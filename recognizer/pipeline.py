@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from recognizer.classify import classify
-from recognizer.detect import detect, detect_with_looks
+from recognizer.detect import detect, other_looks
 from recognizer.errors import BadPhotoError
 from recognizer.group import group
 from recognizer.hand import Recognition, build_hand
@@ -33,15 +33,14 @@ def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet 
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
     lap("load")
     notes: list[str] = []
-    if ts is None:
-        dets = detect(rgb)
-    else:
-        plain, looks = detect_with_looks(rgb)
-        dets = ts.fit(rgb, plain, looks)
-        if ts.match_score(rgb, dets) < ts.looks_like:
-            notes.append(f"the photo does not look like tile set {ts.name!r} (face match {ts.match_score(rgb, dets):.2f}, "
-                         f"below {ts.looks_like:.2f}); read without it")
-            dets, ts = plain, None
+    dets = detect(rgb)
+    if ts is not None:
+        match = ts.match_score(rgb, dets)
+        if match < ts.looks_like:
+            notes.append(f"the photo does not look like tile set {ts.name!r} (face match {match:.2f}, below {ts.looks_like:.2f}); read without it")
+            ts = None
+        else:
+            dets = ts.fit(rgb, dets, lambda: other_looks(rgb), match)
     lap("detect")
     dets = classify(rgb, dets, ts)
     lap("classify")

@@ -16,6 +16,7 @@ import re
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,22 +215,23 @@ class TileSet:
             best = max((best - step, best, best + step), key=score)
         return grown(dets, best)
 
-    def fit(self, rgb: np.ndarray, plain: Detections, looks: "list[Detections]") -> Detections:
+    def fit(self, rgb: np.ndarray, plain: Detections, looks: "Callable[[], list[Detections]]", match: float | None = None) -> Detections:
         """The boxes this set's faces fit best.
 
         Only when the set's faces already match the usual reading's boxes well (a photo of this set,
         taken square on) are the boxes refitted: the usual reading's, or the detector's look at another
         scale when the faces match that look's boxes clearly better (one photo's tiles can be any size),
         each sized per orientation, then rescaled. Otherwise the usual boxes stay, so a set never makes
-        the boxes of a turned or tilted photo worse.
+        the boxes of a turned or tilted photo worse. ``looks`` gives the other scales' boxes, only if needed;
+        ``match`` is the usual boxes' match_score, if known.
         """
-        start = self.match_score(rgb, plain) if len(plain) else -1.0
-        if start < REFIT_MATCH:
+        start = match if match is not None else self.match_score(rgb, plain)
+        if not len(plain) or start < REFIT_MATCH:
             return plain
         best = sizes_by_orientation(plain)
         best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN
-        for look in looks:
-            if look is plain or not len(look):
+        for look in looks():
+            if not len(look):
                 continue
             sized = sizes_by_orientation(look)
             score = self.match_score(rgb, sized)
