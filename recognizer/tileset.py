@@ -41,6 +41,8 @@ TEMPERATURE = 0.05
 JITTER_COPIES = 24
 #: Box size factors tried when fitting the detector's boxes to the set's faces.
 RESCALE_FACTORS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4)
+#: Faces matched again at full resolution per crop, the likeliest by the half-resolution match.
+FINE_CODES = 6
 #: A tile whose best face match reaches this is read by the set; below it, by the classifier alone.
 TRUST_MATCH = 0.6
 #: The usual boxes are refitted to the set only when its faces match them at least this well (coarse median).
@@ -90,6 +92,21 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     """Rows made zero-mean and unit-length, so a dot product is their correlation."""
     rows = rows - rows.mean(axis=1, keepdims=True)
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+
+
+def _slide(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """(N, K) best normalised correlation of each face anywhere inside each (N, H, W) grey crop."""
+    out = np.zeros((len(grey), len(faces)), np.float32)
+    if not len(grey):
+        return out
+    n, h, w = grey.shape
+    th, tw = faces.shape[1:]
+    mosaic = np.ascontiguousarray(grey.reshape(n * h, w))
+    rows = (np.arange(n)[:, None] * h + np.arange(h - th + 1)[None, :]).ravel()
+    for k, face in enumerate(faces):
+        r = cv2.matchTemplate(mosaic, np.ascontiguousarray(face), cv2.TM_CCOEFF_NORMED)
+        out[:, k] = r[rows].reshape(n, -1).max(axis=1)
+    return out
 
 
 def _halved(grey: np.ndarray) -> np.ndarray:
@@ -151,25 +168,22 @@ class TileSet:
     def aligned_match(self, crops: np.ndarray, coarse: bool = False) -> np.ndarray:
         """(N, len(codes)) normalised cross-correlation of each code's face, best over small shifts.
 
-        The crops are stacked into one tall image and each face is slid over it once (OpenCV's matcher),
-        so a photo of many tiles costs one call per code, not one per tile and code; only the shifts
-        that keep the face inside one crop count. ``coarse`` matches at half resolution, for comparing
-        whole photos.
+        Crops are stacked into one tall image and each face is slid over it once (OpenCV's matcher), so
+        a photo of many tiles costs one call per code, not one per tile and code; only shifts that keep
+        the face inside one crop count. ``coarse`` matches at half resolution (for comparing whole photos);
+        otherwise the half-resolution match picks each crop's ``FINE_CODES`` likeliest faces and only those
+        are matched again at full resolution (the rest score -1).
         """
-        out = np.zeros((len(crops), len(self.codes)), np.float32)
-        if not len(crops):
-            return out
         grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-        faces = self.templates
-        if coarse:
-            grey, faces = _halved(grey), _halved(faces)
-        n, h, w = grey.shape
-        th, tw = faces.shape[1:]
-        mosaic = np.ascontiguousarray(grey.reshape(n * h, w))
-        rows = (np.arange(n)[:, None] * h + np.arange(h - th + 1)[None, :]).ravel()
-        for k, face in enumerate(faces):
-            r = cv2.matchTemplate(mosaic, np.ascontiguousarray(face), cv2.TM_CCOEFF_NORMED)
-            out[:, k] = r[rows].reshape(n, -1).max(axis=1)
+        rough = _slide(_halved(grey), _halved(self.templates))
+        if coarse or not len(crops):
+            return rough
+        out = np.full_like(rough, -1.0)
+        likely = np.argsort(-rough, axis=1)[:, :FINE_CODES]
+        for k, face in enumerate(self.templates):
+            which = np.nonzero((likely == k).any(axis=1))[0]
+            if len(which):
+                out[which, k] = _slide(grey[which], face[None])[:, 0]
         return out
 
     def match_score(self, rgb: np.ndarray, dets: Detections, limit: int = 32, coarse: bool = True) -> float:
