@@ -50,6 +50,8 @@ REFIT_MATCH = 0.65
 #: A reading the classifier is this sure of stands unless the tile matches one of the set's faces at least OVERRULE_MATCH.
 SURE_CLASSIFIER = 0.97
 OVERRULE_MATCH = 0.75
+#: Usual boxes the set's faces match this well are not compared with the detector's other scales.
+GOOD_MATCH = 0.8
 #: How much better the set's faces must match another scale's boxes than the usual reading's to use them.
 OTHER_LOOK_MARGIN = 0.03
 RESCALE_COARSE = True
@@ -92,6 +94,24 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     """Rows made zero-mean and unit-length, so a dot product is their correlation."""
     rows = rows - rows.mean(axis=1, keepdims=True)
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+
+
+def _slide_all(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """The same as _slide in one matrix product: for small crops (half resolution), where one OpenCV call
+    per face costs more in calls than in arithmetic. Each window's norm comes from integral images."""
+    n, h, w = grey.shape
+    th, tw = faces.shape[1:]
+    if not n:
+        return np.zeros((0, len(faces)), np.float32)
+    unit = _unit(faces.reshape(len(faces), -1))
+    windows = np.lib.stride_tricks.sliding_window_view(grey, (th, tw), axis=(1, 2))
+    py, px = windows.shape[1:3]
+    dot = windows.reshape(n * py * px, th * tw) @ unit.T
+    g = grey.astype(np.float64)
+    sums = [np.pad(a.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0))) for a in (g, g * g)]
+    s1, s2 = (c[:, th:, tw:] - c[:, :-th, tw:] - c[:, th:, :-tw] + c[:, :-th, :-tw] for c in sums)
+    spread = np.sqrt(np.maximum(s2 - s1 * s1 / (th * tw), 1e-6)).astype(np.float32).reshape(-1, 1)
+    return (dot / spread).reshape(n, py * px, -1).max(axis=1)
 
 
 def _slide(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
@@ -175,7 +195,7 @@ class TileSet:
         are matched again at full resolution (the rest score -1).
         """
         grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-        rough = _slide(_halved(grey), _halved(self.templates))
+        rough = _slide_all(_halved(grey), _halved(self.templates))
         if coarse or not len(crops):
             return rough
         out = np.full_like(rough, -1.0)
@@ -233,8 +253,9 @@ class TileSet:
         """The boxes this set's faces fit best.
 
         Only when the set's faces already match the usual reading's boxes well (a photo of this set,
-        taken square on) are the boxes refitted: the usual reading's, or the detector's look at another
-        scale when the faces match that look's boxes clearly better (one photo's tiles can be any size),
+        taken square on) are the boxes refitted: the usual reading's, or, unless they match very well, the
+        detector's look at another scale when the faces match that look's boxes clearly better (one photo's
+        tiles can be any size),
         each sized per orientation, then rescaled. Otherwise the usual boxes stay, so a set never makes
         the boxes of a turned or tilted photo worse. ``looks`` gives the other scales' boxes, only if needed;
         ``match`` is the usual boxes' match_score, if known.
@@ -244,7 +265,7 @@ class TileSet:
             return plain
         best = sizes_by_orientation(plain)
         best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN
-        for look in looks():
+        for look in looks() if start < GOOD_MATCH else []:
             if not len(look):
                 continue
             sized = sizes_by_orientation(look)
