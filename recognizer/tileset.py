@@ -577,9 +577,11 @@ def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, rep
     try:
         ts.save(tmp, {"photo": cal.photo_name, "layout": cal.layout, "tiles": len(cal.codes), "copies_per_tile": JITTER_COPIES,
                       "looks_like": ts.looks_like, "classifier_sha256": load_model("classifier").meta["sha256"]})
-        if folder.exists():
-            shutil.rmtree(folder)
-        tmp.rename(folder)
+        if folder.is_dir():  # replace the set's own files; anything else kept there (a source/ folder) stays
+            for part in tmp.iterdir():
+                os.replace(part, folder / part.name)
+        else:
+            tmp.rename(folder)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)

@@ -177,7 +177,11 @@ def test_into_a_file_a_missing_folder_or_over_a_set_is_refused(tmp_path: Path, h
     before = (home / "tilesets" / "mine" / "prototypes.npz").read_bytes()
     assert cli_main(["tileset", "add", "mine", photo, "--layout", str(LAYOUT_1922)]) == 2
     assert (home / "tilesets" / "mine" / "prototypes.npz").read_bytes() == before
+    kept = home / "tilesets" / "mine" / "source" / "layout.json"
+    kept.parent.mkdir()
+    kept.write_text("{}")
     assert cli_main(["tileset", "add", "mine", photo, "--layout", str(LAYOUT_1922), "--replace"]) == 0
+    assert kept.read_text() == "{}"  # only the set's own files are replaced
     assert cli_main(["tileset", "add", "pungchow-1922", photo, "--layout", str(LAYOUT_1922)]) == 2
     assert not (home / "tilesets" / "pungchow-1922").exists()
 
