@@ -54,11 +54,12 @@ def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet 
     return Recognition(dets, groups, hand, problems, (rgb.shape[1], rgb.shape[0]), times)
 
 
-def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition, current: str | None = None) -> "Suggestion | None":
+def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None) -> "Suggestion | None":
     """Which calibrated set would read this photo better than ``current`` (None: the usual faces), by the set's
-    own face match on the tiles found; None when no set looks like the photo. The page and ``pungchow photo`` offer it."""
+    own face match on the tiles found (``result``'s, or the detector's when not given); None when no set looks
+    like the photo. The page and ``pungchow photo`` offer it."""
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
-    return suggest_tileset(rgb, result.detections, current)
+    return suggest_tileset(rgb, result.detections if result is not None else detect(rgb), current)
 
 
 def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, out: "str | Path") -> None:

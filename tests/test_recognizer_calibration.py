@@ -83,6 +83,7 @@ def test_a_photo_of_a_calibrated_set_is_offered_that_set() -> None:
     assert better_tileset(rgb, recognize(rgb, "pungchow-1922"), "pungchow-1922") is None
     other = load_photo(FIXTURES / "leo-058.jpg")
     assert better_tileset(other, recognize(other)) is None
+    assert better_tileset(rgb).name == "pungchow-1922"  # from the detector's boxes alone, as the page asks
 
 
 # --- classify frames a tile image as training did ------------------------------------------------
@@ -313,3 +314,13 @@ def test_calibration_is_a_value_the_page_can_show() -> None:
     assert isinstance(cal, Calibration)
     assert cal.photo_name == "illustration_1.jpg"
     assert cal.boxes.shape == (38, 4)
+
+
+def test_the_page_can_offer_a_set_that_fits_the_photo() -> None:
+    from webapp.photos import read_photo
+    from webapp.recognition import load_reader, tileset_offer
+
+    photo = read_photo((SOURCE / "illustration_2.jpg").read_bytes(), "illustration_2.jpg")
+    reader = load_reader()
+    assert "pungchow-1922" in (tileset_offer(reader, photo) or "")
+    assert tileset_offer(reader, photo, "pungchow-1922") is None

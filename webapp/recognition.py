@@ -53,6 +53,13 @@ def read_tiles(reader: Reader, photo: Photo, tileset: str | None = None) -> Revi
     return review_from_result(recognition.to_json())
 
 
+def tileset_offer(reader: Reader, photo: Photo, tileset: str | None = None) -> str | None:
+    """A calibrated set that would read this photo better than ``tileset`` (by the set's own face match), as a
+    sentence for the page to offer, or None."""
+    better = reader.pipeline.better_tileset(photo.image, None, tileset or None)
+    return None if better is None else f"This photo looks like the tile set {better.name} (face match {better.match:.2f}): choose it above to read it."
+
+
 #: Recognizer group kinds whose tiles stay in hand; every other kind is a declared set.
 IN_HAND_KINDS = ("concealed", "winning", "bonus", "other")
 
