@@ -3,9 +3,10 @@
 Calibration crops every tile of the photo, makes jittered copies, and stores for each the
 classifier's embedding, a grey template of the top-left corner (where old sets print an index
 letter) and its grey level (dragons of a black-and-white photo differ by it), plus one grey face
-template per code. Recognition with the set gives every box one size and re-centres it on the
-best-matching face, then scores each of the set's codes by its nearest prototype plus the face
-template's best alignment; face-down and not-a-tile stay with the classifier.
+template per code. Reading a photo of the set refits the detector's boxes to the set's faces
+(scale per photo, size per orientation, one size factor), then names each tile that shows one of
+the set's faces squarely by its nearest prototype plus the face template's best alignment; other
+tiles, face-down and not-a-tile stay with the classifier, so a set only ever adds to it.
 """
 
 from __future__ import annotations
@@ -54,7 +55,6 @@ OVERRULE_MATCH = 0.75
 GOOD_MATCH = 0.8
 #: How much better the set's faces must match another scale's boxes than the usual reading's to use them.
 OTHER_LOOK_MARGIN = 0.03
-RESCALE_COARSE = True
 #: A photo whose boxes match a set's faces less than this (median best match) is not of that set.
 LOOKS_LIKE = 0.55
 #: A layout cell's height over width must lie in this range, or the photo's row holds another number of tiles.
@@ -242,7 +242,7 @@ class TileSet:
             return dets
 
         def score(f: float) -> float:
-            return self.match_score(rgb, grown(dets, f), limit=16, coarse=RESCALE_COARSE)
+            return self.match_score(rgb, grown(dets, f), limit=16)
 
         best = max(factors, key=score)
         for step in (0.05, 0.025):
