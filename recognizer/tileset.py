@@ -51,6 +51,9 @@ REFIT_MATCH = 0.65
 #: A reading the classifier is this sure of stands unless the tile matches one of the set's faces at least OVERRULE_MATCH.
 SURE_CLASSIFIER = 0.97
 OVERRULE_MATCH = 0.75
+#: Where the classifier is less sure than this, a face match of FAINT_MATCH is enough for the set to read the tile.
+UNSURE_CLASSIFIER = 0.5
+FAINT_MATCH = 0.5
 #: Usual boxes the set's faces match this well are not compared with the detector's other scales.
 GOOD_MATCH = 0.8
 #: How much better the set's faces must match another scale's boxes than the usual reading's to use them.
@@ -229,7 +232,9 @@ class TileSet:
         for k, code in enumerate(self.codes):
             out[:, CLASSES.index(code)] = p[:, k] * (1 - keep)
         best = faces.max(axis=1)
-        square = (best >= TRUST_MATCH) & ((probs.max(axis=1) < SURE_CLASSIFIER) | (best >= OVERRULE_MATCH))
+        sure = probs.max(axis=1)
+        square = (best >= TRUST_MATCH) & ((sure < SURE_CLASSIFIER) | (best >= OVERRULE_MATCH))
+        square |= (sure < UNSURE_CLASSIFIER) & (best >= FAINT_MATCH)  # the classifier is guessing: a fair face match beats it
         return np.where(square[:, None], out, probs)
 
     def rescale(self, rgb: np.ndarray, dets: Detections, factors: tuple[float, ...] = RESCALE_FACTORS) -> Detections:
