@@ -324,3 +324,14 @@ def test_the_page_can_offer_a_set_that_fits_the_photo() -> None:
     reader = load_reader()
     assert "pungchow-1922" in (tileset_offer(reader, photo) or "")
     assert tileset_offer(reader, photo, "pungchow-1922") is None
+
+
+def test_the_hand_page_offers_the_set_a_photo_looks_like(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("PUNGCHOW_DB", str(tmp_path / "history.sqlite3"))
+    app = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "webapp" / "app.py"), default_timeout=90)
+    app.run()
+    app.file_uploader(key="w_upload").set_value(("illustration_2.jpg", (SOURCE / "illustration_2.jpg").read_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    assert any("pungchow-1922" in box.value for box in app.info)

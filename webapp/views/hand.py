@@ -15,7 +15,7 @@ from webapp import review as rv
 from webapp import state
 from webapp.drawing import draw_detections, tile_face, tile_row
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
-from webapp.recognition import known_tilesets, read_tiles
+from webapp.recognition import known_tilesets, read_tiles, tileset_offer
 from webapp.scores import score_one, side_by_side, total_text
 from webapp.widgets import history, page_title, reader, rule_set_chooser, show_breakdown, user_errors
 
@@ -77,6 +77,7 @@ def photo_in() -> None:
             loaded = reader()
             progress.progress(0.4, text="Finding and reading every tile")
             found = read_tiles(loaded, photo, tileset)
+            offer = tileset_offer(loaded, photo, tileset)
         except PungChowError as exc:
             start_review(rv.Review(), photo)
             progress.progress(1.0, text="The tiles could not be read")
@@ -86,6 +87,8 @@ def photo_in() -> None:
         progress.progress(1.0, text=f"Read {len(found.tiles)} tiles")
         status.update(label=f"Read {len(found.tiles)} tiles: check them below", state="complete")
     start_review(found, photo)
+    if offer:
+        st.info(offer)
 
 
 def typed_in() -> None:
