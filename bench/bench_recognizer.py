@@ -6,6 +6,8 @@ The peer is never a dependency; install it only to run this bench:
     pungchow data import-leo data/leo
     python bench/bench_recognizer.py data/leo --split test      # or --split all
     python bench/bench_recognizer.py --latency PHOTO.jpg --runs 30   # ours alone, photo -> hand JSON
+    python bench/bench_recognizer.py --latency PHOTO.jpg --tileset pungchow-1922   # the same, reading with a tile set
+    python bench/bench_recognizer.py --make-12mp SOURCE.jpg OUT.jpg   # a 12-megapixel test photo: upscaled, noise sigma 4, quality 92
 
 Both are matched at IoU >= 0.5 with the right code (recognizer.evaluate.Tally), timed per photo
 (file -> tiles) on the same machine. The peer knows 34 riichi classes only (no flowers, seasons
@@ -57,18 +59,38 @@ def ours(path: Path) -> tuple[np.ndarray, list[str], np.ndarray]:
     return d.boxes, [d.code(i) for i in range(len(d))], d.scores
 
 
-def latency(photo: Path, runs: int) -> int:
-    """Photo file -> hand JSON, timed end to end (models already loaded), with the share of each step."""
-    recognize(photo)
+def make_12mp(source: Path, out: Path) -> int:
+    """A 12-megapixel phone-sized JPEG from a smaller photo (upscaled, sensor-like noise), for timing."""
+    import cv2
+
+    img = cv2.imread(str(source))
+    if img is None:
+        print(f"cannot read {source}", file=sys.stderr)
+        return 2
+    grow = (12e6 / (img.shape[0] * img.shape[1])) ** 0.5
+    big = cv2.resize(img, None, fx=grow, fy=grow, interpolation=cv2.INTER_CUBIC).astype(np.float32)
+    big += np.random.default_rng(0).normal(0, 4, big.shape).astype(np.float32)
+    cv2.imwrite(str(out), np.clip(big, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 92])
+    print(f"wrote {out} ({big.shape[1]}x{big.shape[0]})")
+    return 0
+
+
+def latency(photo: Path, runs: int, tileset_name: str | None = None) -> int:
+    """Photo file -> hand JSON, timed end to end (models and tile set already loaded), with the share of each step."""
+    from recognizer.tileset import load_tileset
+
+    tileset = load_tileset(tileset_name) if tileset_name else None
+    recognize(photo, tileset)
     total, steps = [], []
     for _ in range(runs):
         t0 = time.perf_counter()
-        res = recognize(photo)
+        res = recognize(photo, tileset)
         res.hand.to_json()
         total.append((time.perf_counter() - t0) * 1000)
         steps.append(res.timings_ms)
     med = {k: round(float(np.median([s[k] for s in steps])), 1) for k in steps[0]}
-    print(f"{photo} ({res.size[0]}x{res.size[1]} after reduced decode), {runs} runs, {len(res.detections)} tiles")
+    print(f"{photo} ({res.size[0]}x{res.size[1]} after reduced decode), {runs} runs, {len(res.detections)} tiles, "
+          f"tile set {tileset_name or 'none'}")
     print(f"photo -> hand JSON: median {np.median(total):.1f} ms, p90 {np.percentile(total, 90):.1f} ms; median per step {med}")
     return 0
 
@@ -79,9 +101,13 @@ def main() -> int:
     ap.add_argument("--split", default="test", help="train, val, test or all (default test)")
     ap.add_argument("--latency", metavar="PHOTO", type=Path, help="time ours on one photo instead")
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--tileset", metavar="NAME", help="with --latency: read with this calibrated tile set")
+    ap.add_argument("--make-12mp", nargs=2, metavar=("SOURCE", "OUT"), type=Path, help="write a 12-megapixel test photo (same shape as SOURCE) and stop")
     args = ap.parse_args()
+    if args.make_12mp:
+        return make_12mp(*args.make_12mp)
     if args.latency:
-        return latency(args.latency, args.runs)
+        return latency(args.latency, args.runs, args.tileset)
     if not args.dataset:
         ap.error("give a dataset folder, or --latency PHOTO")
     ds = load_dataset(args.dataset)

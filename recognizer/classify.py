@@ -57,3 +57,38 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None,
     if drop_not_tiles:
         out = out[out.codes != NT_INDEX]
     return out
+
+
+#: A margin row or column whose grey varies less than this (and matches the corner's colour) is a plain border.
+PLAIN_BORDER_STD = 6.0
+
+
+def single_tile_box(rgb: np.ndarray) -> np.ndarray:
+    """The box of the one tile a tile image shows: the whole image less any plain border around it.
+
+    The classifier saw each tile framed by its box grown ``CROP_CONTEXT`` times; a tight crop and the
+    same crop on a plain mat must both come out framed that way, so the mat is trimmed off first.
+    """
+    grey = rgb.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    h, w = grey.shape
+    corner = float(np.median(np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])))
+
+    def plain(line: np.ndarray) -> bool:
+        return float(line.std()) < PLAIN_BORDER_STD and abs(float(line.mean()) - corner) < 2 * PLAIN_BORDER_STD
+
+    top, bottom, left, right = 0, h, 0, w
+    while bottom - top > h // 3 and plain(grey[top, left:right]):
+        top += 1
+    while bottom - top > h // 3 and plain(grey[bottom - 1, left:right]):
+        bottom -= 1
+    while right - left > w // 3 and plain(grey[top:bottom, left]):
+        left += 1
+    while right - left > w // 3 and plain(grey[top:bottom, right - 1]):
+        right -= 1
+    return np.array([left, top, right - left, bottom - top], np.float32)
+
+
+def classify_tile_image(rgb: np.ndarray, tileset: "object | None" = None, model: Model | None = None) -> Detections:
+    """Name the one tile of a tile image (a crop of one tile, with or without a plain mat around it)."""
+    whole = Detections(single_tile_box(rgb)[None], np.ones(1))
+    return classify(rgb, whole, tileset, model, drop_not_tiles=False)

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pungchow.argtypes import check_image_out, positive_int
-from recognizer.geometry import CROP_CONTEXT
 from recognizer.labels import CLASSES
 
 #: Tiles read with less confidence than this are listed with their alternatives.
@@ -40,6 +39,15 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
         print(f"  problem: {p}")
 
 
+def _offer_tileset(rgb: "object", res: "Recognition", current: str | None) -> None:
+    """Say when a calibrated set would read the photo better (on stderr, so JSON output stays clean)."""
+    from recognizer.pipeline import better_tileset
+
+    better = better_tileset(rgb, res, current)  # type: ignore[arg-type]
+    if better:
+        print(f"note: {better}", file=sys.stderr)
+
+
 def _recognize(args: argparse.Namespace) -> int:
     from recognizer.pipeline import draw_overlay, recognize
 
@@ -49,25 +57,19 @@ def _recognize(args: argparse.Namespace) -> int:
     if args.overlay:
         draw_overlay(args.photo, res, args.overlay)
     _print_recognition(res, args.json)
+    _offer_tileset(args.photo, res, args.tileset)
     return 0
 
 
 def _classify(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from recognizer.classify import classify
-    from recognizer.detections import Detections
+    from recognizer.classify import classify_tile_image
     from recognizer.image import load_photo
     from recognizer.tileset import load_tileset
 
     ts = load_tileset(args.tileset) if args.tileset else None
     out = []
     for path in args.images:
-        rgb = load_photo(path)
-        h, w = rgb.shape[:2]
-        bw, bh = w / CROP_CONTEXT, h / CROP_CONTEXT  # the crop then spans the whole image
-        whole = Detections(np.array([[(w - bw) / 2, (h - bh) / 2, bw, bh]]), np.ones(1))
-        d = classify(rgb, whole, ts, drop_not_tiles=False)
+        d = classify_tile_image(load_photo(path), ts)
         top3 = [{"code": CLASSES[int(c)], "p": round(float(p), 3)} for c, p in zip(d.top3[0], d.top3_p[0])]
         out.append({"image": str(path), "code": d.code(0), "confidence": round(float(d.confidence[0]), 3), "top3": top3})
     if args.json:
@@ -99,9 +101,13 @@ def _photo(args: argparse.Namespace) -> int:
     if photo is None:
         photo = SAMPLE_PHOTO
         print(f"No photo given: reading the sample photo {photo} (pass your own: pungchow photo PHOTO)", file=sys.stderr)
-    res = recognize(photo, args.tileset, **context)
+    from recognizer.image import load_photo
+
+    rgb = load_photo(photo)
+    res = recognize(rgb, args.tileset, **context)
     if len(res.detections) == 0:
         raise InvalidHandError([f"{photo}: " + res.problems[0]])
+    _offer_tileset(rgb, res, args.tileset)
     hand = res.hand
     if args.winning:
         from dataclasses import replace
@@ -137,7 +143,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 def _tileset_add(args: argparse.Namespace) -> int:
     from recognizer.tileset import calibrate
 
-    ts, folder = calibrate(args.name, args.photo, args.layout, Path(args.into) if args.into else None)
+    ts, folder = calibrate(args.name, args.photo, args.layout, Path(args.into) if args.into else None, replace=args.replace)
     print(f"tile set {ts.name!r}: {len(ts.codes)} tiles learned from {args.photo}, saved in {folder}")
     print(f"use it with: pungchow recognize PHOTO --tileset {ts.name}")
     return 0
@@ -193,6 +199,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("photo")
     a.add_argument("--layout", required=True, metavar="LAYOUT.json", help='JSON {"rows": [["1D", "2D", ...], ...]}: the codes row by row')
     a.add_argument("--into", metavar="DIR", help="folder of tile sets to save into (default: your data folder, $PUNGCHOW_HOME/tilesets)")
+    a.add_argument("--replace", action="store_true", help="calibrate a set of yours that already exists again (its old files are replaced)")
     a.set_defaults(func=_tileset_add)
     lst = tsub.add_parser("list", help="list built-in and your tile sets")
     lst.set_defaults(func=_tileset_list)

@@ -16,6 +16,16 @@ NMS_IOU = 0.45
 SMALL_TILE = 24
 #: The largest long side the second look uses (the detector was trained on scales up to about 1.6x).
 MAX_LONG_SIDE = 640
+#: The scales a tile set chooses among, by how well its own faces match the boxes found at each.
+TILESET_LONG_SIDES = (512, 640)
+#: A box the detector is at least this sure of counts when the photo's tile size is measured.
+CONFIDENT = 0.5
+#: Long side over short side above which a box is a counter stick or a line of text, not a tile.
+MAX_ASPECT = 2.4
+#: A box whose short or long side is under this share of the confident tiles' is a word, a letter or a pip.
+MIN_SIDE_SHARE = 0.6
+#: A box with more than this share of its area inside a larger box is a mark on that tile.
+INSIDE_SHARE = 0.7
 
 
 def detector_input(rgb: np.ndarray, long_side: int = DETECT_LONG_SIDE) -> tuple[np.ndarray, float]:
@@ -66,21 +76,64 @@ def nms(dets: Detections, iou: float = NMS_IOU) -> Detections:
 
 
 def detect(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD, long_side: int | None = None) -> Detections:
-    """Every tile in an RGB photo, boxes in the photo's pixels.
+    """Every tile in an RGB photo, boxes in the photo's pixels, printed text and pips left out.
 
-    With no ``long_side``, a photo whose tiles look small at the base scale is looked at once
-    more at the scale that makes them about ``SMALL_TILE`` pixels.
+    With no ``long_side``, a photo whose confident tiles look small at the base scale is looked
+    at once more at the scale that makes them about ``SMALL_TILE`` pixels.
     """
     model = model or load_model("detector")
     if long_side is not None:
-        return detect_at(rgb, model, threshold, long_side)
-    dets = detect_at(rgb, model, threshold, DETECT_LONG_SIDE)
-    if not len(dets):
-        return dets
-    base = DETECT_LONG_SIDE / max(rgb.shape[:2])
-    tile = float(np.median(dets.boxes[:, 2:].min(axis=1))) * base
+        return tile_like(detect_at(rgb, model, threshold, long_side))
+    dets = tile_like(detect_at(rgb, model, threshold, DETECT_LONG_SIDE))
+    better = second_look(rgb, dets)
+    return tile_like(detect_at(rgb, model, threshold, better)) if better else dets
+
+
+def other_looks(rgb: np.ndarray, model: Model | None = None) -> list[Detections]:
+    """The detector's looks at the larger scales a tile set chooses among (``TILESET_LONG_SIDES``)."""
+    model = model or load_model("detector")
+    return [tile_like(detect_at(rgb, model, SCORE_THRESHOLD, side)) for side in TILESET_LONG_SIDES]
+
+
+def second_look(rgb: np.ndarray, dets: Detections) -> int | None:
+    """The long side at which the confident tiles would be about ``SMALL_TILE`` pixels, if larger than the base.
+
+    Only confident boxes count: caption letters and dot pips come out as small, unsure boxes and
+    would otherwise drag the size down and send a photo of large tiles to the second look.
+    """
+    sure = dets[dets.scores >= CONFIDENT]
+    if not len(sure):
+        return None
+    tile = float(np.median(sure.boxes[:, 2:].min(axis=1))) * DETECT_LONG_SIDE / max(rgb.shape[:2])
     better = int(min(MAX_LONG_SIDE, DETECT_LONG_SIDE * SMALL_TILE / max(tile, 1.0)) // 32 * 32)
-    return detect_at(rgb, model, threshold, better) if tile < SMALL_TILE and better > DETECT_LONG_SIDE else dets
+    return better if tile < SMALL_TILE and better > DETECT_LONG_SIDE else None
+
+
+def sideways(boxes: np.ndarray) -> np.ndarray:
+    """Tiles lying on their long side: wider than tall (the classifier's crop turns these a quarter)."""
+    return boxes[:, 2] > 1.2 * boxes[:, 3]
+
+
+def tile_like(dets: Detections) -> Detections:
+    """Drop boxes that cannot be tiles: too long and thin (counters, lines of text), far shorter on either
+    side than the confident tiles (caption words, letters, pips: a tile's short side is the same whichever
+    way it lies), or lying inside another tile's box."""
+    if len(dets) < 2:
+        return dets
+    b = dets.boxes
+    short, long = b[:, 2:].min(axis=1), b[:, 2:].max(axis=1)
+    keep = long / short <= MAX_ASPECT
+    sure = keep & (dets.scores >= CONFIDENT)
+    if sure.sum() >= 3:
+        keep &= (short >= MIN_SIDE_SHARE * float(np.median(short[sure]))) & (long >= MIN_SIDE_SHARE * float(np.median(long[sure])))
+    area = b[:, 2] * b[:, 3]
+    x2, y2 = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
+    iw = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
+    ih = np.clip(np.minimum(y2[:, None], y2[None]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
+    inside = (iw * ih) / area[:, None] > INSIDE_SHARE
+    bigger = area[None, :] > 1.5 * area[:, None]
+    keep &= ~(inside & bigger & keep[None, :]).any(axis=1)
+    return dets[keep]
 
 
 def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int) -> Detections:
@@ -97,14 +150,25 @@ def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int) -
     return nms(dets)
 
 
-def one_size(dets: Detections) -> Detections:
-    """Give every box the median size, then drop duplicates: the tiles of one calibrated set share one size.
+def sizes_by_orientation(dets: Detections) -> Detections:
+    """Give every box the median size of the confident boxes of its orientation, then drop duplicates.
 
-    Used with a tile set, where the detector (trained on other sets) can misjudge a tile's extent
-    but still finds its centre.
+    The tiles of one set share one size; upright and sideways tiles are sized apart, so a sideways
+    tile keeps its width and is still turned upright for the classifier. Used with a tile set, where
+    the detector (trained on other sets) can misjudge a tile's extent but still finds its centre.
     """
     if len(dets) < 3:
         return dets
-    wh = np.median(dets.boxes[:, 2:], axis=0)
+    boxes = dets.boxes.copy()
+    side = sideways(boxes)
     c = dets.centres
-    return nms(dets.with_(boxes=np.concatenate([c - wh / 2, np.broadcast_to(wh, c.shape)], axis=1)), iou=0.3)
+    for turned in (False, True):
+        mine = side == turned
+        sure = mine & (dets.scores >= CONFIDENT)
+        source = sure if sure.sum() >= 2 else mine
+        if source.sum() == 0:
+            continue
+        wh = np.median(boxes[source, 2:], axis=0)
+        boxes[mine, 2:] = wh
+        boxes[mine, :2] = c[mine] - wh / 2
+    return nms(dets.with_(boxes=boxes), iou=0.3)

@@ -10,12 +10,12 @@ import cv2
 import numpy as np
 
 from recognizer.classify import classify
-from recognizer.detect import detect, one_size
+from recognizer.detect import detect, other_looks
 from recognizer.errors import BadPhotoError
 from recognizer.group import group
 from recognizer.hand import Recognition, build_hand
 from recognizer.image import load_photo
-from recognizer.tileset import TileSet, load_tileset
+from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
 
 
 def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None" = None, **context: Any) -> Recognition:
@@ -32,19 +32,34 @@ def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet 
     ts = load_tileset(tileset) if isinstance(tileset, str) else tileset
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
     lap("load")
+    notes: list[str] = []
     dets = detect(rgb)
     if ts is not None:
-        dets = ts.recentre(rgb, ts.rescale(rgb, one_size(dets)))
+        match = ts.match_score(rgb, dets)
+        if match < ts.looks_like:
+            notes.append(f"the photo does not look like tile set {ts.name!r} (face match {match:.2f}, below {ts.looks_like:.2f}); read without it")
+            ts = None
+        else:
+            dets = ts.fit(rgb, dets, lambda: other_looks(rgb), match)
     lap("detect")
     dets = classify(rgb, dets, ts)
     lap("classify")
     dets, groups = group(dets)
     lap("group")
     hand, problems = build_hand(dets, groups, **context)
+    problems = notes + problems
     lap("hand")
     if len(dets) == 0:
         problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
     return Recognition(dets, groups, hand, problems, (rgb.shape[1], rgb.shape[0]), times)
+
+
+def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None) -> "Suggestion | None":
+    """Which calibrated set would read this photo better than ``current`` (None: the usual faces), by the set's
+    own face match on the tiles found (``result``'s, or the detector's when not given); None when no set looks
+    like the photo. The page and ``pungchow photo`` offer it."""
+    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
+    return suggest_tileset(rgb, result.detections if result is not None else detect(rgb), current)
 
 
 def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, out: "str | Path") -> None:

@@ -3,9 +3,10 @@
 Calibration crops every tile of the photo, makes jittered copies, and stores for each the
 classifier's embedding, a grey template of the top-left corner (where old sets print an index
 letter) and its grey level (dragons of a black-and-white photo differ by it), plus one grey face
-template per code. Recognition with the set gives every box one size and re-centres it on the
-best-matching face, then scores each of the set's codes by its nearest prototype plus the face
-template's best alignment; face-down and not-a-tile stay with the classifier.
+template per code. Reading a photo of the set refits the detector's boxes to the set's faces
+(scale per photo, size per orientation, one size factor), then names each tile that shows one of
+the set's faces squarely by its nearest prototype plus the face template's best alignment; other
+tiles, face-down and not-a-tile stay with the classifier, so a set only ever adds to it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +25,7 @@ import cv2
 import numpy as np
 
 from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
-from recognizer.detect import detect, nms
+from recognizer.detect import CONFIDENT, detect, sizes_by_orientation
 from recognizer.detections import Detections
 from recognizer.errors import TileSetError
 from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile
@@ -36,8 +41,30 @@ CORNER_WEIGHT = 0.5
 GREY_WEIGHT = 2.0
 TEMPERATURE = 0.05
 JITTER_COPIES = 24
-#: How far around a detected box the set's faces are searched (box grown this much).
-SEARCH_CONTEXT = 1.6
+#: Box size factors tried when fitting the detector's boxes to the set's faces.
+RESCALE_FACTORS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4)
+#: Faces matched again at full resolution per crop, the likeliest by the half-resolution match.
+FINE_CODES = 6
+#: A tile whose best face match reaches this is read by the set; below it, by the classifier alone.
+TRUST_MATCH = 0.6
+#: The usual boxes are refitted to the set only when its faces match them at least this well (coarse median).
+REFIT_MATCH = 0.65
+#: A reading the classifier is this sure of stands unless the tile matches one of the set's faces at least OVERRULE_MATCH.
+SURE_CLASSIFIER = 0.97
+OVERRULE_MATCH = 0.75
+#: Where the classifier is less sure than this, a face match of FAINT_MATCH is enough for the set to read the tile.
+UNSURE_CLASSIFIER = 0.5
+FAINT_MATCH = 0.5
+#: Usual boxes the set's faces match this well are not compared with the detector's other scales.
+GOOD_MATCH = 0.8
+#: How much better the set's faces must match another scale's boxes than the usual reading's to use them.
+OTHER_LOOK_MARGIN = 0.03
+#: A photo whose boxes match a set's faces less than this (median best match) is not of that set.
+LOOKS_LIKE = 0.55
+#: A layout cell's height over width must lie in this range, or the photo's row holds another number of tiles.
+MIN_CELL_ASPECT, MAX_CELL_ASPECT = 0.9, 2.2
+#: The fewest distinct faces a calibration may learn from.
+MIN_TILES = 9
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -67,6 +94,61 @@ def _features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return norm(corner), level
 
 
+def _unit(rows: np.ndarray) -> np.ndarray:
+    """Rows made zero-mean and unit-length, so a dot product is their correlation."""
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+
+
+def _slide_all(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """The same as _slide in one matrix product: for small crops (half resolution), where one OpenCV call
+    per face costs more in calls than in arithmetic. Each window's norm comes from integral images."""
+    n, h, w = grey.shape
+    th, tw = faces.shape[1:]
+    if not n:
+        return np.zeros((0, len(faces)), np.float32)
+    unit = _unit(faces.reshape(len(faces), -1))
+    windows = np.lib.stride_tricks.sliding_window_view(grey, (th, tw), axis=(1, 2))
+    py, px = windows.shape[1:3]
+    dot = windows.reshape(n * py * px, th * tw) @ unit.T
+    g = grey.astype(np.float64)
+    sums = [np.pad(a.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0))) for a in (g, g * g)]
+    s1, s2 = (c[:, th:, tw:] - c[:, :-th, tw:] - c[:, th:, :-tw] + c[:, :-th, :-tw] for c in sums)
+    spread = np.sqrt(np.maximum(s2 - s1 * s1 / (th * tw), 1e-6)).astype(np.float32).reshape(-1, 1)
+    return (dot / spread).reshape(n, py * px, -1).max(axis=1)
+
+
+def _slide(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """(N, K) best normalised correlation of each face anywhere inside each (N, H, W) grey crop."""
+    out = np.zeros((len(grey), len(faces)), np.float32)
+    if not len(grey):
+        return out
+    n, h, w = grey.shape
+    th, tw = faces.shape[1:]
+    mosaic = np.ascontiguousarray(grey.reshape(n * h, w))
+    rows = (np.arange(n)[:, None] * h + np.arange(h - th + 1)[None, :]).ravel()
+    for k, face in enumerate(faces):
+        r = cv2.matchTemplate(mosaic, np.ascontiguousarray(face), cv2.TM_CCOEFF_NORMED)
+        out[:, k] = r[rows].reshape(n, -1).max(axis=1)
+    return out
+
+
+def _halved(grey: np.ndarray) -> np.ndarray:
+    """(N, H, W) grey images at half size (2x2 means), for fast face matching."""
+    n, h, w = grey.shape
+    g = grey[:, : h // 2 * 2, : w // 2 * 2]
+    return g.reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
+
+
+def grown(dets: Detections, factor: float) -> Detections:
+    """Every box scaled by ``factor`` about its centre."""
+    b = dets.boxes.copy()
+    c = b[:, :2] + b[:, 2:] / 2
+    b[:, 2:] *= factor
+    b[:, :2] = c - b[:, 2:] / 2
+    return dets.with_(boxes=b)
+
+
 def crops_of_context(rgb: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:
     """Crops of the boxes grown by ``context``, at the classifier's scale per box unit."""
     size = (int(round(CROP_H * context / CROP_CONTEXT)), int(round(CROP_W * context / CROP_CONTEXT)))
@@ -92,9 +174,11 @@ class TileSet:
     corners: np.ndarray
     levels: np.ndarray
     templates: np.ndarray
+    #: Below this face match (see match_score) a photo is not of this set and is read without it.
+    looks_like: float = LOOKS_LIKE
 
-    def scores(self, crops: np.ndarray, emb: np.ndarray) -> np.ndarray:
-        """(N, len(codes)) best prototype score of each code."""
+    def scores(self, crops: np.ndarray, emb: np.ndarray, faces: np.ndarray | None = None) -> np.ndarray:
+        """(N, len(codes)) best prototype score of each code (``faces``: the crops' aligned_match, if known)."""
         corner, level = _features(crops)
         s = emb @ self.embeddings.T + CORNER_WEIGHT * corner @ self.corners.T
         s -= GREY_WEIGHT * np.abs(level[:, None] - self.levels[None, :])
@@ -103,20 +187,44 @@ class TileSet:
             m = self.labels == k
             if m.any():
                 out[:, k] = s[:, m].max(axis=1)
-        return out + TEMPLATE_WEIGHT * self.aligned_match(crops)
+        return out + TEMPLATE_WEIGHT * (self.aligned_match(crops) if faces is None else faces)
 
-    def aligned_match(self, crops: np.ndarray) -> np.ndarray:
-        """(N, len(codes)) normalised cross-correlation of each code's face, best over small shifts."""
-        grey = (crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32))
-        out = np.zeros((len(crops), len(self.codes)), np.float32)
-        for i, g in enumerate(grey):
-            for k, t in enumerate(self.templates):
-                out[i, k] = cv2.matchTemplate(g, t, cv2.TM_CCOEFF_NORMED).max()
+    def aligned_match(self, crops: np.ndarray, coarse: bool = False) -> np.ndarray:
+        """(N, len(codes)) normalised cross-correlation of each code's face, best over small shifts.
+
+        Crops are stacked into one tall image and each face is slid over it once (OpenCV's matcher), so
+        a photo of many tiles costs one call per code, not one per tile and code; only shifts that keep
+        the face inside one crop count. ``coarse`` matches at half resolution (for comparing whole photos);
+        otherwise the half-resolution match picks each crop's ``FINE_CODES`` likeliest faces and only those
+        are matched again at full resolution (the rest score -1).
+        """
+        grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+        rough = _slide_all(_halved(grey), _halved(self.templates))
+        if coarse or not len(crops):
+            return rough
+        out = np.full_like(rough, -1.0)
+        likely = np.argsort(-rough, axis=1)[:, :FINE_CODES]
+        for k, face in enumerate(self.templates):
+            which = np.nonzero((likely == k).any(axis=1))[0]
+            if len(which):
+                out[which, k] = _slide(grey[which], face[None])[:, 0]
         return out
 
+    def match_score(self, rgb: np.ndarray, dets: Detections, limit: int = 32, coarse: bool = True) -> float:
+        """How much the photo's boxes look like this set's faces: the median best face match of up to ``limit`` boxes."""
+        if not len(dets):
+            return 0.0
+        sample = dets[np.linspace(0, len(dets) - 1, min(limit, len(dets))).round().astype(np.int64)]
+        return float(np.median(self.aligned_match(crops_of(rgb, sample.boxes), coarse).max(axis=1)))
+
     def probabilities(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
-        """Replace the classifier's face probabilities by the set's, keeping face-down and not-a-tile."""
-        s = self.scores(crops, emb) / TEMPERATURE
+        """The set's face probabilities where a tile shows one of its faces squarely, keeping face-down and not-a-tile.
+
+        A tile that matches none of the set's faces well (turned, tilted, half hidden, or of another set)
+        keeps the classifier's reading, which was trained on all of those: the set only ever adds.
+        """
+        faces = self.aligned_match(crops)
+        s = self.scores(crops, emb, faces) / TEMPERATURE
         p = np.exp(s - s.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         keep = probs[:, XX_INDEX] + probs[:, NT_INDEX]
@@ -124,54 +232,55 @@ class TileSet:
         out[:, XX_INDEX], out[:, NT_INDEX] = probs[:, XX_INDEX], probs[:, NT_INDEX]
         for k, code in enumerate(self.codes):
             out[:, CLASSES.index(code)] = p[:, k] * (1 - keep)
-        return out
+        best = faces.max(axis=1)
+        sure = probs.max(axis=1)
+        square = (best >= TRUST_MATCH) & ((sure < SURE_CLASSIFIER) | (best >= OVERRULE_MATCH))
+        square |= (sure < UNSURE_CLASSIFIER) & (best >= FAINT_MATCH)  # the classifier is guessing: a fair face match beats it
+        return np.where(square[:, None], out, probs)
 
-    def rescale(self, rgb: np.ndarray, dets: Detections, scales: tuple[float, ...] = (0.9, 1.0, 1.1, 1.2)) -> Detections:
+    def rescale(self, rgb: np.ndarray, dets: Detections, factors: tuple[float, ...] = RESCALE_FACTORS) -> Detections:
         """Grow or shrink every box by the one factor under which the set's faces match best.
 
-        The detector's boxes run tighter or looser than the calibration's; one set, one factor.
+        The detector's boxes run tighter or looser than the calibration's; one set, one factor, found on
+        a coarse grid and then refined twice around the best (the match falls off within a few per cent).
         """
         if len(dets) == 0:
             return dets
-        sample = dets[np.arange(0, len(dets), max(1, len(dets) // 40))]
-        best, best_s = -np.inf, 1.0
-        for s in scales:
-            b = sample.boxes.copy()
-            c = b[:, :2] + b[:, 2:] / 2
-            b[:, 2:] *= s
-            b[:, :2] = c - b[:, 2:] / 2
-            score = float(self.aligned_match(crops_of_context(rgb, b, CROP_CONTEXT)).max(axis=1).mean())
-            if score > best:
-                best, best_s = score, s
-        b = dets.boxes.copy()
-        c = b[:, :2] + b[:, 2:] / 2
-        b[:, 2:] *= best_s
-        b[:, :2] = c - b[:, 2:] / 2
-        return dets.with_(boxes=b)
 
-    def recentre(self, rgb: np.ndarray, dets: Detections) -> Detections:
-        """Move each box to where the set's faces match best nearby: the detector, trained on other
-        sets, finds a tile but may sit off its centre."""
-        if len(dets) == 0:
-            return dets
-        wide = crops_of_context(rgb, dets.boxes, SEARCH_CONTEXT)
-        grey = wide.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-        _, gh, gw = grey.shape
-        th, tw = self.templates.shape[1:]
-        boxes = dets.boxes.copy()
-        for i, g in enumerate(grey):
-            best, where = -2.0, (0, 0)
-            for t in self.templates:
-                r = cv2.matchTemplate(g, t, cv2.TM_CCOEFF_NORMED)
-                _, v, _, loc = cv2.minMaxLoc(r)
-                if v > best:
-                    best, where = v, loc
-            # template centre in the wide crop -> offset from the crop centre, in box units
-            dx = (where[0] + tw / 2 - gw / 2) / (gw / SEARCH_CONTEXT)
-            dy = (where[1] + th / 2 - gh / 2) / (gh / SEARCH_CONTEXT)
-            boxes[i, 0] += dx * boxes[i, 2]
-            boxes[i, 1] += dy * boxes[i, 3]
-        return nms(dets.with_(boxes=boxes), iou=0.3)
+        def score(f: float) -> float:
+            return self.match_score(rgb, grown(dets, f), limit=16)
+
+        best = max(factors, key=score)
+        for step in (0.05, 0.025):
+            best = max((best - step, best, best + step), key=score)
+        return grown(dets, best)
+
+    def fit(self, rgb: np.ndarray, plain: Detections, looks: "Callable[[], list[Detections]]", match: float | None = None) -> Detections:
+        """The boxes this set's faces fit best.
+
+        Only when the set's faces already match the usual reading's boxes well (a photo of this set,
+        taken square on) are the boxes refitted: the usual reading's, or, unless they match very well, the
+        detector's look at another scale when the faces match that look's boxes clearly better (one photo's
+        tiles can be any size),
+        each sized per orientation, then rescaled. Otherwise the usual boxes stay, so a set never makes
+        the boxes of a turned or tilted photo worse. ``looks`` gives the other scales' boxes, only if needed;
+        ``match`` is the usual boxes' match_score, if known.
+        """
+        start = match if match is not None else self.match_score(rgb, plain)
+        if not len(plain) or start < REFIT_MATCH:
+            return plain
+        best = sizes_by_orientation(plain)
+        best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN
+        for look in looks() if start < GOOD_MATCH else []:
+            if not len(look):
+                continue
+            sized = sizes_by_orientation(look)
+            score = self.match_score(rgb, sized)
+            if score > best_score:
+                best, best_score = sized, score
+        fitted = self.rescale(rgb, best)
+        unlike = self.aligned_match(crops_of(rgb, fitted.boxes), coarse=True).max(axis=1) < TRUST_MATCH
+        return fitted[~(unlike & (fitted.scores < CONFIDENT))]  # an unsure box unlike every face: print, not a tile
 
     def save(self, folder: Path, meta: dict) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -181,20 +290,78 @@ class TileSet:
         (folder / "tileset.json").write_text(json.dumps({"name": self.name, "codes": list(self.codes), **meta}, indent=2) + "\n")
 
 
+def check_name(name: str) -> str:
+    """A set's name is one folder name: no path parts, so no set is read or written outside its folder."""
+    if not _NAME_RE.match(name or ""):
+        raise TileSetError(f"tile set name {name!r}: use letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit)")
+    return name
+
+
 def load_tileset(name: str) -> TileSet:
-    """A user's set (``$PUNGCHOW_HOME/tilesets/NAME``) or a built-in one (``models/tilesets/NAME``)."""
-    for base in (user_tileset_dir(), builtin_tileset_dir()):
+    """A built-in set (``models/tilesets/NAME``) or a user's (``$PUNGCHOW_HOME/tilesets/NAME``); a built-in is never shadowed."""
+    check_name(name)
+    for base in (builtin_tileset_dir(), user_tileset_dir()):
         folder = base / name
         if (folder / "tileset.json").is_file():
-            meta = json.loads((folder / "tileset.json").read_text())
-            want = load_model("classifier").meta["sha256"]
-            if meta.get("classifier_sha256") != want:
-                raise TileSetError(f"tile set {name!r} was calibrated with another classifier; run `pungchow tileset add {name} PHOTO --layout LAYOUT.json` again")
-            z = np.load(folder / "prototypes.npz")
-            return TileSet(name, tuple(meta["codes"]), z["labels"], z["embeddings"].astype(np.float32),
-                           z["corners"].astype(np.float32), z["levels"].astype(np.float32), z["templates"].astype(np.float32))
+            return _read_folder(name, folder)
     known = ", ".join(list_tilesets()) or "none"
     raise TileSetError(f"no tile set named {name!r} (known: {known}); add one with `pungchow tileset add {name} PHOTO --layout LAYOUT.json`")
+
+
+def _read_folder(name: str, folder: Path) -> TileSet:
+    again = f"calibrate it again: pungchow tileset add {name} PHOTO --layout LAYOUT.json --replace"
+    try:
+        meta = json.loads((folder / "tileset.json").read_text())
+        codes = tuple(str(c) for c in meta["codes"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged ({exc}); {again}") from None
+    if meta.get("classifier_sha256") != load_model("classifier").meta["sha256"]:
+        raise TileSetError(f"tile set {name!r} was calibrated with another classifier; {again}")
+    try:
+        with np.load(folder / "prototypes.npz") as z:
+            arrays = {k: z[k] for k in ("labels", "embeddings", "corners", "levels", "templates")}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise TileSetError(f"tile set {name!r}: {folder / 'prototypes.npz'} is damaged or cut short ({exc}); {again}") from None
+    n = len(arrays["labels"])
+    if any(len(arrays[k]) != n for k in ("embeddings", "corners", "levels")) or len(arrays["templates"]) != len(codes):
+        raise TileSetError(f"tile set {name!r}: {folder / 'prototypes.npz'} does not match its tileset.json; {again}")
+    return TileSet(name, codes, arrays["labels"], arrays["embeddings"].astype(np.float32), arrays["corners"].astype(np.float32),
+                   arrays["levels"].astype(np.float32), arrays["templates"].astype(np.float32),
+                   float(meta.get("looks_like", LOOKS_LIKE)))
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A calibrated set that would read a photo better, by its own face match."""
+
+    name: str
+    match: float
+    current: float
+
+    current_name: str | None = None
+
+    def __str__(self) -> str:
+        against = f", {self.current_name!r}'s {self.current:.2f}" if self.current_name else ""
+        return f"this photo looks like tile set {self.name!r} (its faces match {self.match:.2f}{against}): read it with --tileset {self.name}"
+
+
+def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = None) -> Suggestion | None:
+    """The calibrated set whose faces match the photo's tiles best, when it looks like one and would beat ``current``."""
+    if not len(dets):
+        return None
+    scores: dict[str, tuple[float, float]] = {}
+    for name in list_tilesets():
+        try:
+            ts = load_tileset(name)
+        except TileSetError:
+            continue
+        scores[name] = (ts.match_score(rgb, dets), ts.looks_like)
+    base = scores.get(current, (0.0, 1.0))[0] if current else 0.0
+    fits = [(m, n) for n, (m, need) in scores.items() if n != current and m >= need and m > base + OTHER_LOOK_MARGIN]
+    if not fits:
+        return None
+    match, name = max(fits)
+    return Suggestion(name, match, base, current)
 
 
 def list_tilesets() -> list[str]:
@@ -212,11 +379,23 @@ def read_layout(path: "str | Path") -> list[list[str]]:
     except JsonInputError as exc:
         raise TileSetError(f"cannot read layout {path}: {exc}; it must be JSON like {{\"rows\": [[\"1D\", \"2D\"], [\"EW\"]]}}") from None
     rows = data.get("rows") if isinstance(data, dict) else data
+    return check_layout(rows, str(path))
+
+
+def check_layout(rows: object, where: str = "the layout") -> list[list[str]]:
+    """Rows of known, distinct codes, enough of them to learn a set from."""
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
-        raise TileSetError(f"layout {path} needs \"rows\": a list of non-empty lists of tile codes")
+        raise TileSetError(f"{where} needs \"rows\": a list of non-empty lists of tile codes")
     bad = [c for r in rows for c in r if c not in ALL_CODES or c == "XX"]
     if bad:
-        raise TileSetError(f"layout {path} has unknown tile codes {bad}; use codes like 1D, 9C, EW, RD, 1F")
+        raise TileSetError(f"{where} has unknown tile codes {bad}; use codes like 1D, 9C, EW, RD, 1F")
+    codes = [c for r in rows for c in r]
+    twice = sorted({c for c in codes if codes.count(c) > 1})
+    if twice:
+        raise TileSetError(f"{where} names {twice} more than once; lay out one tile of each face, each code once")
+    if len(codes) < MIN_TILES:
+        raise TileSetError(f"{where} has only {len(codes)} tiles; lay out at least {MIN_TILES} different faces "
+                           "(ideally all 34, plus flowers and seasons) so the set can be told apart")
     return [[str(c) for c in r] for r in rows]
 
 
@@ -284,16 +463,52 @@ def layout_boxes(rgb: np.ndarray, layout: list[list[str]]) -> Detections | None:
             return None
         x0, x1 = float(xs.min()), float(xs.max() + 1)
         w = (x1 - x0) / len(row)
+        if not MIN_CELL_ASPECT <= (y1 - y0) / w <= MAX_CELL_ASPECT:
+            return None  # the band holds another number of tiles than the layout's row
         boxes += [[x0 + k * w, float(y0), w, float(y1 - y0)] for k in range(len(row))]
     return Detections(np.array(boxes), np.ones(len(boxes)))
 
 
-def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir: Path | None = None, seed: int = 0) -> tuple[TileSet, Path]:
-    """Learn a set from a photo of one of each tile in the layout's rows, and save it."""
-    if not _NAME_RE.match(name):
-        raise TileSetError(f"tile set name {name!r}: use letters, digits, '.', '_' or '-' (at most 64)")
-    layout = read_layout(layout_path)
-    rgb = load_photo(photo)
+@dataclass(frozen=True)
+class Calibration:
+    """What one calibration photo shows: a box per laid-out tile and the code the layout gives it.
+
+    Kept apart from the learnt set so a player can see each code's crop and fix a wrong assignment
+    (``with_code``) before the set is learnt and saved.
+    """
+
+    photo: np.ndarray
+    photo_name: str
+    layout: list[list[str]]
+    boxes: np.ndarray
+    codes: tuple[str, ...]
+
+    def crops(self) -> np.ndarray:
+        """(N, H, W, 3) each tile as the classifier sees it, in layout order."""
+        return crops_of(self.photo, self.boxes)
+
+    def with_code(self, index: int, code: str) -> "Calibration":
+        """The same calibration with tile ``index`` given ``code`` (swapping with the tile that had it)."""
+        if code not in ALL_CODES or code == "XX":
+            raise TileSetError(f"{code!r} is not a tile code; use codes like 1D, 9C, EW, RD, 1F")
+        codes = list(self.codes)
+        if code in codes:
+            codes[codes.index(code)] = codes[index]
+        codes[index] = code
+        return Calibration(self.photo, self.photo_name, self.layout, self.boxes, tuple(codes))
+
+    def with_codes(self, codes: "list[str] | tuple[str, ...]") -> "Calibration":
+        """The same tiles with the player's codes, one per tile, each code once."""
+        if len(codes) != len(self.codes):
+            raise TileSetError(f"give one code per tile: {len(self.codes)} tiles, {len(codes)} codes")
+        check_layout([list(codes)], "the corrected codes")
+        return Calibration(self.photo, self.photo_name, self.layout, self.boxes, tuple(str(c) for c in codes))
+
+
+def read_calibration(photo: "str | Path | np.ndarray", layout: list[list[str]], photo_name: str = "") -> Calibration:
+    """Find the laid-out tiles of a calibration photo and pair them with the layout's codes, or say what is wrong."""
+    layout = check_layout(layout)
+    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
     dets = detect(rgb)
     probs, _ = run_classifier(crops_of(rgb, dets.boxes))
     dets = dets[probs.argmax(1) != NT_INDEX]
@@ -305,18 +520,38 @@ def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir
             raise
         dets = banded
         pairs = match_layout(dets, layout)
-    codes = tuple(dict.fromkeys(code for _, code in pairs))
+    boxes = np.stack([dets.boxes[k] for k, _ in pairs])
+    cal = Calibration(rgb, photo_name or (Path(photo).name if not isinstance(photo, np.ndarray) else "photo"), layout, boxes,
+                      tuple(code for _, code in pairs))
+    check_orientation(cal)
+    return cal
+
+
+def check_orientation(cal: Calibration) -> None:
+    """Refuse a layout read backwards (photo turned round, or rows listed bottom to top): the usual faces then
+    agree with the layout reversed on clearly more tiles than with the layout as given."""
+    probs, _ = run_classifier(cal.crops())
+    read = [CLASSES[int(k)] for k in probs.argmax(1)]
+    ahead = sum(r == c for r, c in zip(read, cal.codes))
+    back = sum(r == c for r, c in zip(read, cal.codes[::-1]))
+    if back >= max(3, 2 * ahead) and back >= 0.3 * len(read):
+        raise TileSetError(f"the photo seems to hold the layout reversed: {back} of {len(read)} tiles read as the layout backwards, "
+                           f"{ahead} as given; turn the photo the right way up, or list the rows top to bottom, left to right")
+
+
+def learn(name: str, cal: Calibration, seed: int = 0) -> TileSet:
+    """The set's prototypes from its calibration: each tile cropped as found, plus jittered copies."""
+    codes = cal.codes
     rng = np.random.default_rng(seed)
     crops, labels = [], []
-    for k, code in pairs:
-        box = dets.boxes[k]
+    for box, code in zip(cal.boxes, cal.codes):
         for j in range(JITTER_COPIES):
             if j == 0:
-                c = crop_tile(rgb, box)
+                c = crop_tile(cal.photo, box)
             else:
                 b = box.copy()
                 b[2:] *= rng.uniform(0.93, 1.07, 2)
-                c = crop_tile(rgb, b, shift=(rng.uniform(-0.06, 0.06), rng.uniform(-0.05, 0.05)))
+                c = crop_tile(cal.photo, b, shift=(rng.uniform(-0.06, 0.06), rng.uniform(-0.05, 0.05)))
                 c = np.clip(c.astype(np.float32) * rng.uniform(0.9, 1.1) + rng.uniform(-12, 12), 0, 255).astype(np.uint8)
                 if rng.random() < 0.3:
                     c = cv2.GaussianBlur(c, (3, 3), 0)
@@ -325,9 +560,45 @@ def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir
     crops_a = np.stack(crops)
     _, emb = run_classifier(crops_a)
     corner, level = _features(crops_a)
-    first = np.array([k * JITTER_COPIES for k in range(len(pairs))])
-    ts = TileSet(name, codes, np.array(labels, np.int16), emb, corner, level, _templates(crops_a[first]))
-    folder = (out_dir or user_tileset_dir()) / name
-    ts.save(folder, {"photo": Path(photo).name, "layout": layout, "tiles": len(pairs), "copies_per_tile": JITTER_COPIES,
-                     "classifier_sha256": load_model("classifier").meta["sha256"]})
-    return ts, folder
+    first = np.arange(len(codes)) * JITTER_COPIES
+    return TileSet(name, codes, np.array(labels, np.int16), emb, corner, level, _templates(crops_a[first]))
+
+
+def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, replace: bool = False) -> Path:
+    """Write the set into ``out_dir`` (default: the user's folder) all at once; never over another set unless ``replace``."""
+    check_name(ts.name)
+    base = out_dir or user_tileset_dir()
+    if out_dir is not None:
+        if base.exists() and not base.is_dir():
+            raise TileSetError(f"--into {base} is a file; give the folder that holds tile sets")
+        if not base.exists() and not base.parent.is_dir():
+            raise TileSetError(f"--into {base}: its parent folder {base.parent} does not exist; create it or give another folder")
+    elif (builtin_tileset_dir() / ts.name).is_dir():
+        raise TileSetError(f"{ts.name!r} is a built-in tile set; choose another name for yours (e.g. {ts.name}-mine)")
+    folder = base / ts.name
+    if folder.exists() and not replace:
+        raise TileSetError(f"a tile set named {ts.name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
+    base.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{ts.name}-", dir=base))
+    try:
+        ts.save(tmp, {"photo": cal.photo_name, "layout": cal.layout, "tiles": len(cal.codes), "copies_per_tile": JITTER_COPIES,
+                      "looks_like": ts.looks_like, "classifier_sha256": load_model("classifier").meta["sha256"]})
+        if folder.is_dir():  # replace the set's own files; anything else kept there (a source/ folder) stays
+            for part in tmp.iterdir():
+                os.replace(part, folder / part.name)
+        else:
+            tmp.rename(folder)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+    return folder
+
+
+def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir: Path | None = None, seed: int = 0,
+              replace: bool = False) -> tuple[TileSet, Path]:
+    """Learn a set from a photo of one of each tile in the layout's rows, and save it."""
+    check_name(name)
+    layout = read_layout(layout_path)
+    cal = read_calibration(photo, layout, Path(photo).name)
+    ts = learn(name, cal, seed)
+    return ts, save_tileset(ts, cal, out_dir, replace)

@@ -40,13 +40,13 @@ def read_1922_complete_set() -> tuple[int, int, list[str]]:
 
 
 def test_1922_complete_set_is_mostly_read() -> None:
-    """Measured with the shipped models: all 144 found, 134 read right (see models/MODEL_CARD.md)."""
+    """Measured with the shipped models: all 144 found, 140 read right (see models/MODEL_CARD.md)."""
     found, right, wrong = read_1922_complete_set()
     assert found == 144
-    assert right >= 133, wrong
+    assert right >= 139, wrong
 
 
-@pytest.mark.xfail(reason="issue 6 target not reached: 10 of the 144 tiles of the 1922 photo are misread (MODEL_CARD.md); "
+@pytest.mark.xfail(reason="issue 6 target not reached: 4 of the 144 tiles of the 1922 photo are misread (RD, GD and WD differ only by grey level; one mandarin letter; MODEL_CARD.md); "
                           "strict, so reaching it shows up here", strict=True)
 def test_1922_complete_set_is_read_tile_by_tile() -> None:
     found, right, wrong = read_1922_complete_set()
@@ -72,7 +72,7 @@ def test_bad_layout_and_unknown_set_say_what_to_do(tmp_path: Path, monkeypatch: 
     with pytest.raises(TileSetError, match="unknown tile codes"):
         calibrate("x", SOURCE / "illustration_1.jpg", bad)
     wrong = tmp_path / "wrong.json"
-    wrong.write_text(json.dumps({"rows": [["1D"] * 9] * 12}))
+    wrong.write_text(json.dumps({"rows": [["1D", "2D", "3D"], ["4D", "5D", "6D"], ["7D", "8D", "9D"], ["1C", "2C", "3C"]]}))
     with pytest.raises(TileSetError, match="rows hold"):
         calibrate("x", SOURCE / "illustration_1.jpg", wrong)
     with pytest.raises(TileSetError, match="tileset add"):

@@ -373,7 +373,15 @@ def test_calibrate_a_tile_set_from_one_photo(app: AppTest, tmp_path: Path, monke
     app.file_uploader(key="w_tileset_photo").set_value(("set.jpg", layout_photo(recognition.default_layout()), "image/jpeg"))
     app.button(key="w_tileset_add").click().run()
     assert errors(app) == []
+    assert app.selectbox(key="w_tileset_code_1_0").value == "1B"  # each learnt crop shown with its code, to fix
+    app.selectbox(key="w_tileset_code_1_0").set_value("2B")
+    app.selectbox(key="w_tileset_code_1_1").set_value("1B")
+    app.button(key="w_tileset_save").click().run()
+    assert errors(app) == []
     assert "western-test" in app.success[0].value
+    from recognizer.tileset import load_tileset
+
+    assert load_tileset("western-test").codes[:2] == ("2B", "1B")
     app.switch_page("views/hand.py").run()
     assert "western-test" in app.selectbox(key="w_tileset").options
 

@@ -57,6 +57,17 @@ def recognise(reader: Reader, photo: Photo, tileset: str | None = None) -> dict[
     return dict(reader.pipeline.recognize(photo.image, tileset=tileset or None).to_json())
 
 
+def tileset_offer(reader: Reader, photo: Photo, tileset: str | None = None) -> str | None:
+    """A calibrated set that would read this photo better than ``tileset`` (by the set's own face match), as a
+    sentence for the page to offer, or None."""
+    finder = getattr(reader.pipeline, "better_tileset", None)
+    try:
+        better = finder(photo.image, None, tileset or None) if finder else None
+    except PungChowError:
+        return None  # an offer must never stop the photo being read
+    return None if better is None else f"This photo looks like the tile set {better.name} (face match {better.match:.2f}): choose it above to read it."
+
+
 #: Recognizer group kinds whose tiles stay in hand; every other kind is a declared set.
 IN_HAND_KINDS = ("concealed", "winning", "bonus", "other")
 
@@ -121,6 +132,26 @@ def default_layout(bonus: bool = True) -> list[list[str]]:
     """One of each face, a suit to a row: bamboo, characters, dots, winds and dragons, then flowers and seasons."""
     rows = [list(PLAYING_CODES[i : i + 9]) for i in range(0, 27, 9)] + [list(PLAYING_CODES[27:])]
     return rows + [list(BONUS_CODES)] if bonus else rows
+
+
+def read_tileset_photo(photo: Photo, layout: list[list[str]] | None = None) -> Any:
+    """Find the laid-out faces of a calibration photo and pair them with the layout (a recognizer Calibration),
+    for the player to check each code's crop before the set is learnt."""
+    return _tileset_module().read_calibration(photo.image, layout or default_layout(), Path(photo.name).name or "photo")
+
+
+def save_tileset(name: str, calibration: Any, fixes: dict[int, str] | None = None) -> str:
+    """Learn the set from a checked calibration, with the player's ``fixes`` (tile index -> code), and save it.
+
+    Returns the folder the set was saved in; a name already taken is refused, never overwritten.
+    """
+    if not name.strip():
+        raise PungChowError("name the tile set first, e.g. grandma-bone")
+    module = _tileset_module()
+    fixes = fixes or {}
+    calibration = calibration.with_codes([fixes.get(i, code) for i, code in enumerate(calibration.codes)])
+    ts = module.learn(module.check_name(name.strip()), calibration)
+    return str(module.save_tileset(ts, calibration))
 
 
 def add_tileset(name: str, photo: Photo, layout: list[list[str]] | None = None) -> str:

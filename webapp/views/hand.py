@@ -12,9 +12,9 @@ from scoring.tiles import WINDS
 from webapp import review as rv
 from webapp import reviewer, state
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
-from webapp.recognition import known_tilesets, review_from_result
+from webapp.recognition import known_tilesets, review_from_result, tileset_offer
 from webapp.scores import score_one, side_by_side, total_text
-from webapp.widgets import history, page_title, read_tiles_once, rule_set_chooser, show_breakdown, text_table, user_errors
+from webapp.widgets import history, page_title, read_tiles_once, reader, rule_set_chooser, show_breakdown, text_table, user_errors
 
 #: The review on this page; its widgets keep the ``w_`` keys the page always had.
 SLOT = reviewer.Slot(state.REVIEW, state.PHOTO, state.PICKED_TILE, state.REVIEW_VERSION, "w")
@@ -52,6 +52,7 @@ def photo_in() -> None:
         try:
             progress.progress(0.4, text="Finding and reading every tile")
             found = review_from_result(read_tiles_once(photo, tileset))
+            offer = tileset_offer(reader(), photo, tileset)
         except PungChowError as exc:
             start_review(rv.Review(), photo)
             progress.progress(1.0, text="The tiles could not be read")
@@ -61,6 +62,8 @@ def photo_in() -> None:
         progress.progress(1.0, text=f"Read {len(found.tiles)} tiles")
         status.update(label=f"Read {len(found.tiles)} tiles: check them below", state="complete")
     start_review(found, photo)
+    if offer:
+        st.info(offer)
 
 
 def typed_in() -> None:

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import streamlit as st
 
+from recognizer.tileset import check_layout
 from scoring.errors import PungChowError
 from scoring.jsonfile import JsonInputError, load_json
+from scoring.tiles import BONUS_CODES, PLAYING_CODES
 from webapp.drawing import tile_row
 from webapp.photos import MAX_UPLOAD_MB, read_photo
-from webapp.recognition import add_tileset, default_layout, known_tilesets
+from webapp.recognition import default_layout, known_tilesets, read_tileset_photo, save_tileset
 from webapp.widgets import user_errors
+
+#: The calibration waiting for the player's check: (name, recognizer Calibration, version for widget keys).
+PENDING = "w_tileset_pending"
+FACE_CODES = list(PLAYING_CODES) + list(BONUS_CODES)
+PER_ROW = 9
 
 
 def layout_from_upload(upload: object) -> list[list[str]]:
@@ -17,17 +24,15 @@ def layout_from_upload(upload: object) -> list[list[str]]:
         data = load_json(upload.getvalue(), "layout")  # type: ignore[attr-defined]
     except JsonInputError as exc:
         raise PungChowError(f'{exc}; write {{"rows": [["1D", "2D"], ["EW"]]}}') from None
-    rows = data.get("rows") if isinstance(data, dict) else data
-    if not isinstance(rows, list) or not all(isinstance(r, list) and r for r in rows):
-        raise PungChowError('the layout file needs "rows": a list of non-empty lists of tile codes')
-    return [[str(c) for c in r] for r in rows]
+    return check_layout(data.get("rows") if isinstance(data, dict) else data, "the layout file")
 
 
 st.title("Tile sets")
 st.markdown(
     "A set whose faces the reader has not seen (old bone tiles, unusual art) is read better after "
     "calibration. Lay **one of each face** out in these rows, with a clear gap between rows, on a plain "
-    "table; photograph them from above and upload the photo."
+    "table; photograph them from straight above, in daylight or even room light, with the rows filling "
+    "the frame (each tile at least 40 pixels wide). Then check what was learnt and save."
 )
 with_bonus = st.checkbox("The set has flowers and seasons", value=True, key="w_tileset_bonus")
 for row in default_layout(with_bonus):
@@ -44,8 +49,31 @@ with user_errors():
         if st.form_submit_button("Calibrate", key="w_tileset_add"):
             if upload is None:
                 raise PungChowError("upload the photo of the laid-out faces first")
+            if not name.strip():
+                raise PungChowError("name the tile set first, e.g. grandma-bone")
             photo = read_photo(upload.getvalue(), upload.name)
             layout = layout_from_upload(layout_file) if layout_file is not None else default_layout(with_bonus)
+            with st.spinner("Finding the faces in the photo…"):
+                calibration = read_tileset_photo(photo, layout)
+            version = st.session_state.get(PENDING, (None, None, 0))[2] + 1
+            st.session_state[PENDING] = (name.strip(), calibration, version)
+
+    pending = st.session_state.get(PENDING)
+    if pending and pending[1] is not None:
+        set_name, calibration, version = pending
+        st.subheader(f"What the reader learnt for {set_name}")
+        st.caption("Each tile as the reader found it, with the code the layout gives it. "
+                   "Fix any wrong one (each code once), then save.")
+        crops = calibration.crops()
+        for start in range(0, len(crops), PER_ROW):
+            columns = st.columns(PER_ROW)
+            for column, i in zip(columns, range(start, min(start + PER_ROW, len(crops)))):
+                column.image(crops[i], width=72)
+                column.selectbox(f"Tile {i + 1}", FACE_CODES, index=FACE_CODES.index(calibration.codes[i]),
+                                 key=f"w_tileset_code_{version}_{i}", label_visibility="collapsed")
+        if st.button("Save the tile set", key="w_tileset_save", type="primary"):
+            fixes = {i: st.session_state[f"w_tileset_code_{version}_{i}"] for i in range(len(crops))}
             with st.spinner("Learning the faces of this set…"):
-                folder = add_tileset(name, photo, layout)
-            st.success(f"Tile set {name.strip()} calibrated and saved in {folder}.")
+                folder = save_tileset(set_name, calibration, fixes)
+            st.session_state[PENDING] = (None, None, version)
+            st.success(f"Tile set {set_name} calibrated and saved in {folder}.")
