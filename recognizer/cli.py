@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pungchow.argtypes import check_image_out, positive_int
+from recognizer.detections import UNSURE_BELOW
 from recognizer.labels import CLASSES
 
-#: Tiles read with less confidence than this are listed with their alternatives.
-UNSURE = 0.6
 #: The photo ``pungchow photo`` reads when given none: a finished hand, shipped with the program.
 SAMPLE_PHOTO = Path(__file__).resolve().parent / "samples" / "finished-hand.jpg"
 
@@ -31,7 +30,7 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
         where = "" if g.in_hand else "  (not this hand)"
         print(f"  {g.kind:<9} {codes}{where}")
     for k in range(len(d)):
-        if d.confidence[k] < UNSURE:
+        if d.confidence[k] < UNSURE_BELOW:
             top = " / ".join(f"{CLASSES[int(c)]} {p:.2f}" for c, p in zip(d.top3[k], d.top3_p[k]))
             print(f"  unsure: tile {k} at {[int(v) for v in d.boxes[k]]}: {top}")
     print(f"hand: {res.hand}" + (f"  winning tile {res.hand.winning_tile}" if res.hand.winning_tile else ""))

@@ -8,6 +8,11 @@ import numpy as np
 
 from recognizer.labels import CLASSES
 
+#: A tile read with less confidence than this is one the player should check: the CLI lists it as
+#: "unsure" with its alternatives, the page lists it first and colours it. One value for both: 0.80,
+#: the page's, because a wrong tile the player is not asked about costs more than one extra look.
+UNSURE_BELOW = 0.80
+
 
 @dataclass(frozen=True)
 class Detections:

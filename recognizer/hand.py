@@ -94,10 +94,9 @@ def build_hand(dets: Detections, groups: list[Group], **context: Any) -> tuple[H
         problems.append(f"{len(face_down_loose)} face-down tile(s) outside a kong: turn them face up and photograph again")
         concealed = [t for t in concealed if not t.is_face_down]
     won_by = context.pop("won_by", None)
-    hand = Hand(
-        concealed=tuple(sorted(concealed)),
-        melds=tuple(melds),
-        bonus=tuple(sorted(bonus)),
+    hand = Hand.from_parts(
+        concealed + bonus,
+        melds,
         winning_tile=winning,
         won_by=WinMethod.parse(won_by) if isinstance(won_by, str) else (won_by or (WinMethod.DISCARD if winning else WinMethod.WALL)),
         winning_set=winning_set,

@@ -7,12 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from scoring import service
 from scoring.engine import ScoreResult
-from scoring.errors import NotationError, PungChowError, UnknownRuleSetError
+from scoring.errors import NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod
 from scoring.jsonfile import load_json_file
 from scoring.melds import MARKS
-from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all, score_hand
+from scoring.rulesets import Refusal, get_rule_set, rule_sets
 from scoring.tiles import check_notation_length
 
 DEFAULT_RULES = "harr-1922"
@@ -83,43 +84,21 @@ def _print_result(name: str, result: ScoreResult | Refusal) -> None:
 
 def run_score(hand: Hand, args: argparse.Namespace) -> int:
     """Score ``hand`` as the options in ``args`` say and print it; shared by ``score`` and ``photo``."""
-    options = options_from_args(args)
-    if args.rules.strip().lower() == "all":
-        results = score_all(hand, {name: _options_for(name, options) for name in rule_sets()})
-        if args.json:
-            print(json.dumps({name: r.to_dict() for name, r in results.items()}, indent=2))
-        else:
-            print(MARKS)
-            for name, result in results.items():
-                _print_result(name, result)
-                print()
-            width = max(len(n) for n in results)
-            print("side by side:")
-            for name, result in results.items():
-                total = "-" if result.total is None else result.total
-                print(f"  {name:<{width}}  {total:>6}" + (f"  {result.reason}" if result.total is None else ""))
-        return 0
-    result = score_hand(hand, args.rules, options)
+    results = service.score_under(hand, args.rules, service.share_options(args.rules, options_from_args(args)))
+    side_by_side = args.rules.strip().lower() == service.ALL
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-    else:
-        print(MARKS)
-        _print_result(args.rules, result)
+        as_dicts = {name: r.to_dict() for name, r in results.items()}
+        print(json.dumps(as_dicts if side_by_side else next(iter(as_dicts.values())), indent=2))
+        return 0
+    print(MARKS)
+    for name, result in results.items():
+        _print_result(name, result)
+        if side_by_side:
+            print()
+    if side_by_side:
+        print("side by side:")
+        print("\n".join(service.side_by_side_lines(results)))
     return 0
-
-
-def _options_for(name: str, options: dict[str, Any]) -> dict[str, Any]:
-    """With --rules all, pass each rule set only the options it knows.
-
-    An option no rule set knows is an error, not silently dropped: a misspelt
-    ``--option flower=no`` would otherwise score every hand with its flowers.
-    """
-    everywhere = {o.name for rs in rule_sets().values() for o in rs.options}
-    for key in options:
-        if key.replace("-", "_") not in everywhere:
-            raise UnknownRuleSetError(f"no rule set has an option {key!r}; the options are: {', '.join(sorted(everywhere))}")
-    known = {o.name for o in get_rule_set(name).options}
-    return {k: v for k, v in options.items() if k.replace("-", "_") in known}
 
 
 def _score(args: argparse.Namespace) -> int:

@@ -47,14 +47,17 @@ class ScoreLine:
     doubles: int = 0
     limit_hand: bool = False
 
-    def __str__(self) -> str:
+    @property
+    def value(self) -> str:
+        """What the line is worth, as a player says it: +2, x2, /2, limit (the CLI and the page both print this)."""
         if self.limit_hand:
-            value = "limit"
-        elif self.doubles:
-            value = f"x{2 ** self.doubles}" if self.doubles > 0 else f"/{2 ** -self.doubles}"
-        else:
-            value = f"{self.points:+d}"
-        return f"{value:>7}  {self.description}  [{self.citation}]"
+            return "limit"
+        if self.doubles:
+            return f"x{2 ** self.doubles}" if self.doubles > 0 else f"/{2 ** -self.doubles}"
+        return f"{self.points:+d}"
+
+    def __str__(self) -> str:
+        return f"{self.value:>7}  {self.description}  [{self.citation}]"
 
     @property
     def order(self) -> int:

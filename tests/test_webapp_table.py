@@ -6,8 +6,9 @@ import pytest
 
 from scoring.api import rule_sets
 from scoring.errors import PungChowError
+from scoring.service import ALL, score_under
 from webapp import table as tb
-from webapp.scores import breakdown_rows, side_by_side, value_text
+from webapp.scores import breakdown_rows, value_text
 
 WINNER = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
 LOSER = "1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]"
@@ -48,16 +49,16 @@ def test_every_hand_is_scored() -> None:
 
 @needs_harr
 def test_breakdown_and_side_by_side() -> None:
-    from scoring.api import Hand
+    from scoring.api import Hand, ScoreResult
 
     hand = Hand.parse(WINNER, winning_tile="2D", won_by="discard")
-    books = side_by_side(hand)
-    assert {b.rules for b in books} >= {"harr-1922"}
-    harr = next(b for b in books if b.rules == "harr-1922")
-    assert harr.result is not None
-    rows = breakdown_rows(harr.result)
+    books = score_under(hand, ALL)
+    assert set(books) >= {"harr-1922"}
+    harr = books["harr-1922"]
+    assert isinstance(harr, ScoreResult)
+    rows = breakdown_rows(harr)
     assert rows[0]["value"] == "+20" and "Harr" in rows[0]["citation"]
-    assert value_text(harr.result.lines[0]) == "+20"
+    assert value_text(harr.lines[0]) == "+20"
 
 
 @needs_harr

@@ -20,13 +20,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from recognizer.detections import UNSURE_BELOW
 from scoring.errors import InvalidHandError, NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod, parse_wind
 from scoring.melds import Meld
 from scoring.tiles import ALL_CODES, Tile, check_notation_length
 
-#: Below this confidence a recognised tile is listed first for the player to check.
-LOW_CONFIDENCE = 0.80
+#: Below this confidence a recognised tile is listed first for the player to check (the CLI's "unsure").
+LOW_CONFIDENCE = UNSURE_BELOW
 
 Box = tuple[int, int, int, int]
 
@@ -521,10 +522,9 @@ def to_hand(review: Review) -> tuple[Hand | None, list[str]]:
     if review.winner and review.winning_tile is not None and review.tile(review.winning_tile).in_hand:
         code = review.tile(review.winning_tile).code
         winning = Tile(code) if code != "XX" else None
-    hand = Hand(
-        concealed=tuple(sorted(t for t in loose if not t.is_bonus)),
-        melds=tuple(melds),
-        bonus=tuple(sorted(t for t in loose if t.is_bonus)),
+    hand = Hand.from_parts(
+        loose,
+        melds,
         winning_tile=winning,
         won_by=review.won_by if review.winner else None,
         seat_wind=review.seat_wind,

@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import Any
 
+from scoring import service
+
 REVIEW = "review"
 PHOTO = "photo"
 PHOTO_KEY = "photo_key"
@@ -45,7 +47,7 @@ LOADED_HAND = "loaded_hand"
 SAVED_HAND = "saved_hand"
 
 #: The choice that scores the hand under every rule set side by side.
-ALL_RULES = "all"
+ALL_RULES = service.ALL
 DEFAULT_RULES = "harr-1922"
 
 DEFAULTS: dict[str, Any] = {

@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scoring import service
 from scoring.api import Hand, ScoreResult
 from scoring.errors import PungChowError
+from scoring.settle.model import Incident, IncidentKind, Player
 from scoring.tiles import WINDS
-from webapp.scores import score_one
 
 SEATS = 4
 
@@ -89,10 +90,11 @@ def hand_of(table: Table, index: int) -> Hand:
 def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = None) -> dict[str, ScoreResult]:
     """Every player's score under one rule set, by player name."""
     check_players(table)
+    service.check_options(rules, options)
     results: dict[str, ScoreResult] = {}
     for i, seat in enumerate(table.seats):
         try:
-            results[seat.player] = score_one(hand_of(table, i), rules, options)
+            results[seat.player] = service.score_one(hand_of(table, i), rules, options)
         except PungChowError as exc:
             if str(exc).startswith(seat.player):
                 raise
@@ -100,39 +102,17 @@ def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = No
     return results
 
 
-def _settlement_api() -> Any:
-    """The scoring package's settlement (``scoring.settle``): ``settle`` and its table model."""
-    try:
-        import scoring.settle as api
-    except ImportError:
-        raise PungChowError("settling the table is not installed yet: the scores above are each player's") from None
-    return api
-
-
-def book_for(rules: str, books: Any) -> Any:
-    """Which book's settling goes with a rule set: Foster's, the British fragment's and Chinese Classical's
-    have their own (the book named by the rule set's first word), the rest Harr's."""
-    for book in books:
-        if rules.startswith(book.value.split("-")[0]):
-            return book
-    return books("harr-1922")
-
-
 def settle_table(table: Table, results: Mapping[str, ScoreResult], rules: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Who pays whom, worked out by the scoring package's settlement; returns its ``to_dict()``.
+    """Who pays whom, settled by the rule set's own book with its limit and East limit; returns its ``to_dict()``.
 
     A deal nobody won is a drawn game: nothing is paid.
     """
-    api = _settlement_api()
-    limit = dict(next(iter(results.values())).best.options).get("limit") if results else None
     players = tuple(
-        api.Player(name, table.seat_wind(i), int(results[name].total), winner=table.winner == i)
+        Player(name, table.seat_wind(i), int(results[name].total), winner=table.winner == i)
         for i, name in enumerate(table.players)
     )
-    incident = api.Incident(api.IncidentKind.DRAWN_GAME) if table.winner is None else None
-    settled = api.settle(api.Table(players, book=book_for(rules, api.Book), limit=limit, incident=incident,
-                                   rules=rules, source="pungchow app"))
-    return dict(settled.to_dict())
+    incident = Incident(IncidentKind.DRAWN_GAME) if table.winner is None else None
+    return dict(service.settle_scores(players, rules, options, incident=incident, source="pungchow app").to_dict())
 
 
 def payment_rows(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:

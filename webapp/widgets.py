@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from scoring.api import Option, ScoreResult, get_rule_set, rule_sets
+from scoring.engine import OptionKind
 from scoring.melds import MARKS
 from scoring.errors import PungChowError
 from webapp import recognition, state
@@ -81,14 +82,14 @@ def history() -> History:
 def _option_widget(rules: str, option: Option, current: Any) -> Any:
     key = f"w_opt_{rules}_{option.name}"
     label = option.name.replace("_", " ")
-    if isinstance(option.default, bool) or option.choices == (True, False):
+    if option.kind is OptionKind.FLAG:
         return st.checkbox(label, value=bool(current), help=option.help, key=key)
-    if option.choices:
-        choices = list(option.choices)
+    if option.kind is OptionKind.CHOICE:
+        choices = list(option.choices or ())
         index = choices.index(current) if current in choices else 0
-        return st.selectbox(label, choices, index=index, help=option.help, key=key, format_func=lambda v: "none" if v is None else str(v))
-    if option.name == "limit" or isinstance(option.default, int) or option.default is None:
-        text = st.text_input(label, value="none" if current is None else str(current), help=option.help + " ('none' for no limit)" if option.name == "limit" else option.help, key=key)
+        return st.selectbox(label, choices, index=index, help=option.help, key=key, format_func=str)
+    if option.kind is OptionKind.LIMIT:
+        text = st.text_input(label, value="none" if current is None else str(current), help=option.help + " ('none' for no limit)", key=key)
         return option.parse(text)
     return option.parse(st.text_input(label, value=str(current), help=option.help, key=key))
 

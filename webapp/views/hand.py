@@ -6,14 +6,16 @@ from typing import Any
 
 import streamlit as st
 
-from scoring.api import WinMethod, get_rule_set
+from scoring import service
+from scoring.api import ScoreResult, WinMethod, get_rule_set, rule_sets
 from scoring.errors import PungChowError
+from scoring.rulesets import Refusal
 from scoring.tiles import WINDS
 from webapp import review as rv
 from webapp import reviewer, state
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
 from webapp.recognition import known_tilesets, review_from_result, tileset_offer
-from webapp.scores import score_one, side_by_side, total_text
+from webapp.scores import total_text
 from webapp.widgets import history, page_title, read_tiles_once, reader, rule_set_chooser, show_breakdown, text_table, user_errors
 
 #: The review on this page; its widgets keep the ``w_`` keys the page always had.
@@ -100,17 +102,20 @@ def score(review: rv.Review, summary: Any) -> None:
         return
     st.markdown(f"**Hand:** `{hand}`" + (f" — winning tile {hand.winning_tile}, won by {hand.won_by.value}" if hand.winning_tile and hand.won_by else ""))
     options = st.session_state[state.RULE_OPTIONS]
+    results = service.score_under(hand, service.ALL if rules == state.ALL_RULES else rules, options)
     if rules == state.ALL_RULES:
-        books = side_by_side(hand, options)
         summary.caption("Scored under every rule set: see below")
-        st.table(text_table([{"rule set": b.title, "name": b.rules, "version": b.version,
-                   "score": total_text(b.result) if b.result else "—", "note": b.problem or ""} for b in books]))
-        for b in books:
-            if b.result is not None:
-                with st.expander(f"{b.title}: {b.result.total}"):
-                    show_breakdown(b.result)
+        sets = rule_sets()
+        st.table(text_table([{"rule set": sets[name].title, "name": name, "version": sets[name].version,
+                              "score": total_text(r) if isinstance(r, ScoreResult) else "—",
+                              "note": r.reason if isinstance(r, Refusal) else ""} for name, r in results.items()]))
+        for name, r in results.items():
+            if isinstance(r, ScoreResult):
+                with st.expander(f"{sets[name].title}: {r.total}"):
+                    show_breakdown(r)
         return
-    result = score_one(hand, rules, options.get(rules))
+    result = next(iter(results.values()))
+    assert isinstance(result, ScoreResult)
     summary.metric(f"Score under {get_rule_set(rules).title}", total_text(result))
     show_breakdown(result)
     save_hand(review, hand, rules, result)

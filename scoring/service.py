@@ -1,0 +1,125 @@
+"""What the command line and the page both do with a hand, written once: check a table's options,
+score under one rule set or all of them, word a score, and settle a deal.
+
+``pungchow score`` prints what these return and the Streamlit page shows it; neither decides for
+itself which options a book takes, which errors refuse a hand or which book settles a rule set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.engine import RuleSet, Score, ScoreResult, score_with
+from scoring.errors import InvalidHandError, UnknownRuleSetError
+from scoring.hand import Hand
+from scoring.rulesets import Refusal, get_rule_set, rule_sets
+from scoring.settle.books import settle
+from scoring.settle.model import Incident, Player, Settlement, Table
+from scoring.settle.registry import settling_book
+
+#: The word that asks for every rule set side by side (``--rules all``, the page's last choice).
+ALL = "all"
+
+
+def _option_name(name: str) -> str:
+    return name.strip().replace("-", "_")
+
+
+def rule_set_names(rules: str) -> list[str]:
+    """The rule sets ``rules`` asks for: every one for ``all``, else the one it names (or aliases)."""
+    if rules.strip().lower() == ALL:
+        return list(rule_sets())
+    return [get_rule_set(rules).name]
+
+
+def share_options(rules: str, given: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """One set of options given for ``rules`` (the CLI's ``--option``), as each rule set's share.
+
+    An option none of the rule sets asked for knows is an error, never silently dropped: a misspelt
+    ``flower=no`` would otherwise score every hand with its flowers. Under ``all``, each book gets
+    only the options it has (Foster's ``east_limit`` does not stop Harr scoring).
+    """
+    names = rule_set_names(rules)
+    given = {_option_name(k): v for k, v in (given or {}).items()}
+    known = {n: {o.name for o in get_rule_set(n).options} for n in names}
+    everywhere = set().union(*known.values())
+    for name in sorted(set(given) - everywhere):
+        if len(names) == 1:
+            get_rule_set(names[0]).option(name)
+        raise UnknownRuleSetError(f"no rule set has an option {name!r}; the options are: {', '.join(sorted(everywhere))}")
+    return {n: {k: v for k, v in given.items() if k in known[n]} for n in names}
+
+
+def check_options(rules: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """One rule set's options read and checked (unknown name, bad value: one clear error), with its defaults."""
+    rule_set = get_rule_set(rules)
+    share_options(rule_set.name, options)
+    return dict(rule_set.resolve_options({_option_name(k): v for k, v in (options or {}).items()}))
+
+
+def score_under(hand: Hand, rules: str,
+                options: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, ScoreResult | Refusal]:
+    """``hand`` scored under the rule set ``rules`` names, or under every one for ``all``; by rule set.
+
+    ``options`` gives each rule set's own options by its name. A hand that cannot exist at the table,
+    or a bad option, raises for every rule set alike. Under one rule set a hand that is not complete
+    there raises; side by side that book's row is a :class:`Refusal` saying why, and the others score.
+    """
+    names = rule_set_names(rules)
+    hand.check()
+    chosen = {n: dict((options or {}).get(n) or {}) for n in names}
+    for name, given in chosen.items():
+        check_options(name, given)
+    if len(names) == 1 and rules.strip().lower() != ALL:
+        return {names[0]: score_with(get_rule_set(names[0]), hand, chosen[names[0]])}
+    results: dict[str, ScoreResult | Refusal] = {}
+    for name in names:
+        try:
+            results[name] = score_with(get_rule_set(name), hand, chosen[name])
+        except InvalidHandError as refused:
+            results[name] = Refusal(name, str(refused))
+    return results
+
+
+def score_one(hand: Hand, rules: str, options: Mapping[str, Any] | None = None) -> ScoreResult:
+    """``hand`` under one rule set, its options checked."""
+    result = score_under(hand, get_rule_set(rules).name, {get_rule_set(rules).name: options or {}})
+    scored = next(iter(result.values()))
+    assert isinstance(scored, ScoreResult)
+    return scored
+
+
+def total_text(score: Score | ScoreResult | Refusal) -> str:
+    """A total as a player reads it: the number, what the limit held it to, or ``-`` for a refusal."""
+    if score.total is None:
+        return "-"
+    if score.total != score.uncapped:
+        return f"{score.total} (capped at the limit; {score.uncapped} before the cap)"
+    return str(score.total)
+
+
+def side_by_side_lines(results: Mapping[str, ScoreResult | Refusal]) -> list[str]:
+    """The side-by-side summary, one line per rule set: its total, or why it does not score the hand."""
+    width = max((len(n) for n in results), default=0)
+    return [f"  {name:<{width}}  {'-' if r.total is None else r.total:>6}" + (f"  {r.reason}" if isinstance(r, Refusal) else "")
+            for name, r in results.items()]
+
+
+def limits(rule_set: RuleSet, options: Mapping[str, Any] | None = None) -> tuple[int | None, int | None]:
+    """The limit and the East limit a rule set's scores are paid under, with the table's options."""
+    resolved = rule_set.resolve_options(options)
+    limit = resolved.get("limit")
+    east = next((resolved[n] for n in ("east_limit", "limit_east") if resolved.get(n) is not None), None)
+    return (None if limit is None else int(limit)), (None if east is None else int(east))
+
+
+def settle_scores(players: Sequence[Player], rules: str, options: Mapping[str, Any] | None = None, *,
+                  incident: Incident | None = None, source: str = "") -> Settlement:
+    """Settle a deal scored under ``rules``: the rule set's own settling book, limit and East limit."""
+    rule_set = get_rule_set(rules)
+    limit, east_limit = limits(rule_set, check_options(rule_set.name, options))
+    book = settling_book(rule_set.settling)
+    return settle(Table(tuple(players), book=book.name, limit=limit, east_limit=east_limit, incident=incident,
+                        rules=rule_set.name, source=source))
+
