@@ -28,7 +28,7 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
     for g in res.groups:
         codes = " ".join(d.code(k) for k in g.members)
         where = "" if g.in_hand else "  (not this hand)"
-        print(f"  {g.kind:<9} {codes}{where}")
+        print(f"  {g.kind.value:<9} {codes}{where}")
     for k in range(len(d)):
         if d.confidence[k] < UNSURE_BELOW:
             top = " / ".join(f"{CLASSES[int(c)]} {p:.2f}" for c, p in zip(d.top3[k], d.top3_p[k]))

@@ -12,6 +12,7 @@ import numpy as np
 
 from pungchow_data.coco import DatasetError, ImageRecord, load_dataset
 from recognizer.detect import iou_matrix
+from recognizer.group import GroupKind
 from recognizer.labels import CLASSES
 from scoring.errors import PungChowError
 from scoring.hand import Hand
@@ -120,7 +121,7 @@ def evaluate(dataset: "str | Path", split: str | None = None, tileset: str | Non
         tally.add(gt_boxes, [t.code for t in im.tiles], d.boxes, [d.code(i) for i in range(len(d))], d.scores)
         if im.hand and not im.hands:
             tally.hands += 1
-            tally.hands_right += same_hand(res.hand, im.hand, any(g.kind == "winning" for g in im.groups))
+            tally.hands_right += same_hand(res.hand, im.hand, any(g.kind == GroupKind.WINNING for g in im.groups))
         if progress:
             progress(n + 1, len(images))
     return {"dataset": str(dataset), "split": split or "all", "tileset": tileset, **tally.summary()}

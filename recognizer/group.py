@@ -9,6 +9,7 @@ set apart is the winning tile, and flowers/seasons are bonus tiles wherever they
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 import numpy as np
 
@@ -26,15 +27,36 @@ GAP = 0.15
 MIN_CONCEALED = 5
 
 
+class GroupKind(str, Enum):
+    """What a group of tiles laid together is: the concealed hand, a declared set, the bonus tiles,
+    the winning tile set apart, or tiles that make no set."""
+
+    CONCEALED = "concealed"
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    BONUS = "bonus"
+    WINNING = "winning"
+    OTHER = "other"
+
+    @property
+    def is_set(self) -> bool:
+        """A declared set (chow, pung, kong); the other kinds' tiles stay loose in the hand."""
+        return self in (GroupKind.CHOW, GroupKind.PUNG, GroupKind.KONG)
+
+
 @dataclass(frozen=True)
 class Group:
-    """Tiles laid together, left to right; ``kind`` is concealed, chow, pung, kong, bonus, winning or other."""
+    """Tiles laid together, left to right, of one :class:`GroupKind` (given by name or as the kind)."""
 
     id: int
-    kind: str
+    kind: GroupKind
     members: tuple[int, ...]
     concealed: bool = False
     in_hand: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", GroupKind(self.kind))
 
 
 def row_frame(dets: Detections) -> tuple[np.ndarray, float]:
@@ -187,7 +209,7 @@ def group(dets: Detections) -> tuple[Detections, list[Group]]:
     others_above = any(row_y[i] < row_y[hand_run] - 0.6 * mh for i in long_runs if i != hand_run)
     groups: list[Group] = []
 
-    def add(kind: str, members: list[int], concealed: bool = False, in_hand: bool = True) -> None:
+    def add(kind: GroupKind, members: list[int], concealed: bool = False, in_hand: bool = True) -> None:
         if members:
             groups.append(Group(len(groups) + 1, kind, tuple(members), concealed, in_hand))
 
@@ -200,7 +222,7 @@ def group(dets: Detections) -> tuple[Detections, list[Group]]:
         if i == hand_run or not members:
             continue
         if others_above and row_y[i] < row_y[hand_run] - 0.6 * mh:
-            add("other", members, in_hand=False)
+            add(GroupKind.OTHER, members, in_hand=False)
             continue
         if len(members) == 1 and not winning:
             winning = members
@@ -212,12 +234,12 @@ def group(dets: Detections) -> tuple[Detections, list[Group]]:
             for p in parts:
                 codes = [CLASSES[int(dets.codes[k])] for k in p]
                 melds.append((p, len(p) == 4 and codes[0] == FACE_DOWN))
-    add("concealed", concealed + leftovers, concealed=True)
+    add(GroupKind.CONCEALED, concealed + leftovers, concealed=True)
     for members, hidden in melds:
         meld = _meld_kind(_tiles(dets, members))
-        add(meld.kind.value if meld else "other", members, concealed=hidden)
-    add("winning", winning, concealed=True)
-    add("bonus", bonus)
+        add(GroupKind(meld.kind.value) if meld else GroupKind.OTHER, members, concealed=hidden)
+    add(GroupKind.WINNING, winning, concealed=True)
+    add(GroupKind.BONUS, bonus)
     gid = np.full(len(dets), -1, np.int64)
     for g in groups:
         gid[list(g.members)] = g.id

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from recognizer.detections import Detections
-from recognizer.group import Group
+from recognizer.group import Group, GroupKind
 from recognizer.labels import CLASSES
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, WinMethod
@@ -33,7 +33,7 @@ class Recognition:
         return {
             "image": {"width": self.size[0], "height": self.size[1]},
             "tiles": self.detections.tile_dicts(),
-            "groups": [{"id": g.id, "kind": g.kind, "tiles": list(g.members), "concealed": g.concealed, "in_hand": g.in_hand} for g in self.groups],
+            "groups": [{"id": g.id, "kind": g.kind.value, "tiles": list(g.members), "concealed": g.concealed, "in_hand": g.in_hand} for g in self.groups],
             "hand": self.hand.to_dict(),
             "notation": str(self.hand),
             "problems": self.problems,
@@ -59,13 +59,13 @@ def build_hand(dets: Detections, groups: list[Group], **context: Any) -> tuple[H
     for g in groups:
         if not g.in_hand:
             continue
-        if g.kind == "concealed":
+        if g.kind is GroupKind.CONCEALED:
             concealed += tiles(g)
             trace["concealed"] += list(g.members)
-        elif g.kind == "bonus":
+        elif g.kind is GroupKind.BONUS:
             bonus += tiles(g)
             trace["bonus"] += list(g.members)
-        elif g.kind == "winning":
+        elif g.kind is GroupKind.WINNING:
             winning = tiles(g)[0]
             concealed.append(winning)
             trace["concealed"].append(g.members[0])

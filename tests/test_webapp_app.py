@@ -13,7 +13,9 @@ from streamlit.testing.v1 import AppTest
 
 import streamlit as st
 
+from recognizer.hand import Recognition
 from scoring.api import rule_sets
+from tests.recognitions import misread_recognition
 from webapp import recognition, reviewer
 from webapp.review import tiles_in_review_order as rv_order
 
@@ -32,25 +34,10 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     return at
 
 
-class FakeRecognition:
-    """What the recognizer returns for a photo of HAND with one south wind misread as north."""
-
-    def to_json(self) -> dict:
-        codes = ["6C", "7C", "7C", "8C", "8C", "9C", "SW", "NW", "5C", "6C", "7C", "2D", "2D", "2D"]
-        tiles = [{"index": i, "box": [20.0 + 40 * i, 200.0, 36.0, 48.0], "code": c, "confidence": 0.97,
-                  "top3": [{"code": c, "p": 0.97}]} for i, c in enumerate(codes)]
-        tiles[7].update(confidence=0.45, top3=[{"code": "NW", "p": 0.45}, {"code": "SW", "p": 0.41}, {"code": "WW", "p": 0.1}])
-        tiles[3].update(confidence=0.6, top3=[{"code": "8C", "p": 0.6}, {"code": "9C", "p": 0.3}])
-        groups = [{"id": 1, "kind": "concealed", "tiles": list(range(8)), "concealed": True, "in_hand": True},
-                  {"id": 2, "kind": "chow", "tiles": [8, 9, 10], "concealed": False, "in_hand": True},
-                  {"id": 3, "kind": "pung", "tiles": [11, 12, 13], "concealed": False, "in_hand": True}]
-        return {"image": {"width": 640, "height": 480}, "tiles": tiles, "groups": groups, "problems": []}
-
-
 class FakePipeline:
     @staticmethod
-    def recognize(image: np.ndarray, tileset: str | None = None) -> FakeRecognition:
-        return FakeRecognition()
+    def recognize(image: np.ndarray, tileset: str | None = None) -> Recognition:
+        return misread_recognition()
 
 
 @pytest.fixture
@@ -113,7 +100,9 @@ def test_a_typed_hand_without_won_by_is_asked_not_guessed(app: AppTest) -> None:
 @needs_harr
 def test_correcting_a_tile_changes_the_score(app: AppTest) -> None:
     type_hand(app, "7C8C9C6C7C8CSWSW [2D2D2D] [RDRDRD]", winning="2D")
-    before = score_shown(app)
+    # Harr: 20 for Mah-Jongg, 2 for the exposed pung of 2D, 4 for the exposed red dragons = 26,
+    # doubled once for the set of dragons.
+    assert score_shown(app) == "52"
     review = app.session_state["review"]
     red = next(t for t in review.tiles if t.code == "RD")
     app.selectbox(key=f"w_pick_{app.session_state['review_version']}").set_value(red.id).run()
@@ -122,7 +111,8 @@ def test_correcting_a_tile_changes_the_score(app: AppTest) -> None:
         app.button(key=f"w_face_{app.session_state['review_version']}_3D").click().run()
     assert errors(app) == []
     assert [c.action for c in app.session_state["review"].corrections] == ["replace"] * 3
-    assert score_shown(app) != before
+    # The dragons read as 3D: 20 + 2 + 2, and no double.
+    assert score_shown(app) == "24"
 
 
 @needs_harr
@@ -188,13 +178,15 @@ def test_history_saved_and_reloaded(app: AppTest) -> None:
 @needs_harr
 def test_marking_a_concealed_kong_changes_the_score(app: AppTest) -> None:
     type_hand(app, "7C8C9C6C7C8CSWSW [1D1D1D1D] [5C6C7C]", winning="SW")
+    # Harr: 20 for Mah-Jongg, 2 for filling the only place (the pair), 16 for an exposed kong of 1D.
     before = score_shown(app)
+    assert before == "38"
     version = app.session_state["review_version"]
     kong = app.session_state["review"].groups[0].id
     app.button(key=f"w_ckong_{version}_{kong}").click().run()
     assert errors(app) == []
     assert app.session_state["review"].groups[0].concealed
-    assert score_shown(app) != before
+    assert score_shown(app) == "54", "a concealed kong of 1D is worth 32, not 16"
     app.checkbox(key=f"w_concealed_{version}_{kong}_True").uncheck().run()
     assert not app.session_state["review"].groups[0].concealed
     assert score_shown(app) == before
@@ -237,7 +229,7 @@ def test_upload_then_correct_a_tile_then_the_score_changes(app: AppTest, fake_re
     app.button(key=f"w_alt_{version}_7_SW").click().run()
     assert errors(app) == []
     assert app.session_state["review"].corrections[-1].to_dict() == {"action": "replace", "tile": 7, "was": "NW", "now": "SW"}
-    assert score_shown(app).isdigit()
+    assert score_shown(app) == "22", "HAND as typed: 20 for Mah-Jongg and 2 for the exposed pung of 2D"
     assert any("#7 is SW" in s.value for s in app.success), "the tap says what it did"
     assert app.selectbox(key=f"w_pick_{version}").value == 3, "the next doubtful tile is picked"
     app.button(key=f"w_confirm_{version}").click().run()

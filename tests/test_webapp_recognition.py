@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from scoring.tiles import ALL_CODES
+from tests.recognitions import misread_recognition
 from webapp.recognition import review_from_result
-from webapp.review import to_hand, tiles_to_check
+from webapp.review import Review, tiles_to_check, to_hand
 
 
 def tile(index: int, code: str, confidence: float = 0.98, top3: list[tuple[str, float]] | None = None) -> dict:
@@ -37,3 +41,34 @@ def test_recognition_json_becomes_a_review() -> None:
     assert str(hand) == "6C7C7C8C8C9C2DSWNW [5C6C7C] [2D2D] 1S"
     assert any("pair" in p for p in problems)
     assert review.recognised is result
+
+
+def test_the_typed_recognition_and_its_json_give_the_same_review() -> None:
+    recognition = misread_recognition()
+    typed = Review.from_recognition(recognition)
+    assert [(t.code, t.group, t.in_hand) for t in typed.tiles][6:8] == [("SW", None, True), ("NW", None, True)]
+    assert [g.concealed for g in typed.groups] == [False, False]
+    assert [t.code for t in tiles_to_check(typed)] == ["NW", "8C"], "below 0.80, least sure first"
+    from_json = review_from_result(recognition.to_json())
+    def seen(review: Review) -> list[tuple]:
+        return [(t.id, t.code, t.box, t.group, t.in_hand, [c for c, _ in t.alternatives]) for t in review.tiles]
+
+    assert seen(typed) == seen(from_json) and (typed.groups, typed.winning_tile) == (from_json.groups, from_json.winning_tile)
+    assert [t.confidence for t in typed.tiles] == pytest.approx([t.confidence for t in from_json.tiles], abs=1e-3)
+    assert typed.recognised == recognition.to_json()
+
+
+def test_the_real_recognizer_s_result_becomes_a_review() -> None:
+    from tests.test_webapp_app import real_reader_and_photo
+
+    found = real_reader_and_photo()
+    if found is None:
+        pytest.skip("the recognizer's model or the sample photos (tests/fixtures/photos) are not installed")
+    reader, photo = found
+    from recognizer.image import load_photo
+
+    recognition = reader.pipeline.recognize(load_photo(photo))
+    review = Review.from_recognition(recognition)
+    assert len(review.tiles) == sum(1 for k in range(len(recognition.detections)) if recognition.detections.code(k) in ALL_CODES)
+    hand, _ = to_hand(review)
+    assert hand is not None and sorted(hand.tiles) == sorted(recognition.hand.tiles)

@@ -11,12 +11,17 @@ import json
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from recognizer.group import Group, GroupKind
 from scoring.errors import PungChowError
 from scoring.tiles import BONUS_CODES, PLAYING_CODES
 from webapp.photos import Photo
-from webapp.review import Review, from_detections
+from webapp.review import ReadTile, Review, corners, from_reading
+
+
+if TYPE_CHECKING:
+    from recognizer.hand import Recognition
 
 
 class ReaderMissing(PungChowError):
@@ -49,12 +54,13 @@ def load_reader() -> Reader:
 
 def read_tiles(reader: Reader, photo: Photo, tileset: str | None = None) -> Review:
     """Read the photo with the recognizer (tuned to a calibrated ``tileset`` if named) into a review to correct."""
-    return review_from_result(recognise(reader, photo, tileset))
+    return Review.from_recognition(recognise(reader, photo, tileset))
 
 
-def recognise(reader: Reader, photo: Photo, tileset: str | None = None) -> dict[str, Any]:
-    """What the recognizer saw in the photo, as its JSON (``Recognition.to_json()``)."""
-    return dict(reader.pipeline.recognize(photo.image, tileset=tileset or None).to_json())
+def recognise(reader: Reader, photo: Photo, tileset: str | None = None) -> Recognition:
+    """What the recognizer saw in the photo: its typed ``Recognition``."""
+    result: Recognition = reader.pipeline.recognize(photo.image, tileset=tileset or None)
+    return result
 
 
 def tileset_offer(reader: Reader, photo: Photo, tileset: str | None = None) -> str | None:
@@ -68,47 +74,17 @@ def tileset_offer(reader: Reader, photo: Photo, tileset: str | None = None) -> s
     return None if better is None else f"This photo looks like the tile set {better.name} (face match {better.match:.2f}): choose it above to read it."
 
 
-#: Recognizer group kinds whose tiles stay in hand; every other kind is a declared set.
-IN_HAND_KINDS = ("concealed", "winning", "bonus", "other")
-
-
 def review_from_result(result: dict[str, Any]) -> Review:
-    """A review from the recognizer's JSON (``Recognition.to_json()``).
-
-    Every box is kept, so the player sees all the reader found: tiles of groups the reader took
-    for no part of the hand (another player's rack, a caption's letters) are set aside, one tap
-    from being counted. A group of kind ``winning`` marks the winning tile (kept only when the
-    reader was sure of it); an ``other`` group is left in hand for the player to sort, as the
-    recognizer's own hand builder does.
-    """
-    detections: list[dict[str, Any]] = []
-    in_hand: set[int] = set()
-    sets: list[list[int]] = []
-    concealed_sets: list[int] = []
-    winning: int | None = None
-    for g in result.get("groups", []):
-        if not g.get("in_hand", True):
-            continue
-        members = [int(i) for i in g.get("tiles", [])]
-        in_hand.update(members)
-        if g.get("kind") in IN_HAND_KINDS:
-            if g.get("kind") == "winning" and members:
-                winning = members[0]
-            continue
-        if g.get("concealed"):
-            concealed_sets.append(len(sets))
-        sets.append(members)
-    for tile in result.get("tiles", []):
-        index = int(tile.get("index", len(detections)))
-        x, y, w, h = (float(v) for v in tile["box"])
-        detections.append({
-            "code": tile["code"],
-            "box": (x, y, x + w, y + h),
-            "confidence": float(tile.get("confidence", 0.0)),
-            "alternatives": [(a["code"], float(a["p"])) for a in tile.get("top3", [])],
-            "in_hand": index in in_hand or not result.get("groups"),
-        })
-    return from_detections(detections, sets, concealed_sets, winning_index=winning, recognised=result)
+    """A review from a recognition saved as JSON (``Recognition.to_json()``, as the dispute record and
+    ``pungchow recognize --json`` keep it): read back into boxes and groups, then built as
+    :meth:`Review.from_recognition` builds it."""
+    tiles = [ReadTile(str(t["code"]), corners(t["box"]), float(t.get("confidence", 0.0)),
+                      tuple((str(a["code"]), float(a["p"])) for a in t.get("top3", [])))
+             for t in result.get("tiles", [])]
+    groups = [Group(int(g.get("id", i)), GroupKind(g.get("kind", GroupKind.OTHER.value)), tuple(int(k) for k in g.get("tiles", [])),
+                    bool(g.get("concealed", False)), bool(g.get("in_hand", True)))
+              for i, g in enumerate(result.get("groups", []))]
+    return from_reading(tiles, groups, recognised=result)
 
 
 def _tileset_module() -> Any:

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recognizer.detections import UNSURE_BELOW
+from recognizer.group import Group, GroupKind
+from recognizer.labels import CLASSES
 from scoring.errors import InvalidHandError, NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod, parse_wind
 from scoring.melds import Meld
@@ -29,7 +31,33 @@ from scoring.tiles import ALL_CODES, Tile, check_notation_length
 #: Below this confidence a recognised tile is listed first for the player to check (the CLI's "unsure").
 LOW_CONFIDENCE = UNSURE_BELOW
 
+if TYPE_CHECKING:
+    from recognizer.hand import Recognition
+
 Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class ReadTile:
+    """One box the reader found, as the review takes it: the code it read (a tile's, or the reader's
+    own "not a tile"), the box (x0, y0, x1, y1), how sure it was, its runners-up, and whether the
+    box lies in the hand or beside it."""
+
+    code: str
+    box: tuple[float, float, float, float] | None = None
+    confidence: float = 1.0
+    alternatives: tuple[tuple[str, float], ...] = ()
+    in_hand: bool = True
+
+    @classmethod
+    def of(cls, detection: ReadTile | dict[str, Any]) -> ReadTile:
+        if isinstance(detection, ReadTile):
+            return detection
+        box = detection.get("box")
+        return cls(str(detection["code"]), None if box is None else tuple(float(v) for v in box),  # type: ignore[arg-type]
+                   float(detection.get("confidence", 1.0)),
+                   tuple((str(c), float(p)) for c, p in detection.get("alternatives", ())),
+                   bool(detection.get("in_hand", True)))
 
 
 @dataclass(frozen=True)
@@ -91,6 +119,17 @@ class Review:
     corrections: tuple[Correction, ...] = ()
     recognised: dict[str, Any] | None = field(default=None, compare=False)
     winning_from_reader: bool = False
+
+    @classmethod
+    def from_recognition(cls, recognition: Recognition) -> Review:
+        """A review of what the recognizer read from a photo, from its typed result: every box it found,
+        its groups by kind, its record kept for the dispute (``Recognition.to_json()``)."""
+        d = recognition.detections
+        tiles = [ReadTile(d.code(k), corners(d.boxes[k]),
+                          float(d.confidence[k]),
+                          tuple((CLASSES[int(c)], float(p)) for c, p in zip(d.top3[k], d.top3_p[k]) if c >= 0))
+                 for k in range(len(d))]
+        return from_reading(tiles, recognition.groups, recognition.to_json())
 
     @property
     def hand_tiles(self) -> list[ReviewTile]:
@@ -218,8 +257,42 @@ def from_notation(
     return review
 
 
+def corners(box: Sequence[float]) -> tuple[float, float, float, float]:
+    """The reader's x, y, w, h as the corners x0, y0, x1, y1."""
+    x, y, w, h = (float(v) for v in box)
+    return x, y, x + w, y + h
+
+
+def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised: dict[str, Any] | None = None) -> Review:
+    """A review of the boxes the reader found and the groups it laid them in (indices into ``tiles``).
+
+    Every box is kept, so the player sees all the reader found: tiles of groups the reader took
+    for no part of the hand (another player's rack, a caption's letters) are set aside, one tap
+    from being counted. A group of kind ``winning`` marks the winning tile (kept only when the
+    reader was sure of it); an ``other`` group is left in hand for the player to sort, as the
+    recognizer's own hand builder does.
+    """
+    in_hand: set[int] = set()
+    sets: list[list[int]] = []
+    concealed_sets: list[int] = []
+    winning: int | None = None
+    for g in groups:
+        if not g.in_hand:
+            continue
+        in_hand.update(g.members)
+        if not g.kind.is_set:
+            if g.kind is GroupKind.WINNING and g.members:
+                winning = g.members[0]
+            continue
+        if g.concealed:
+            concealed_sets.append(len(sets))
+        sets.append(list(g.members))
+    placed = [replace(t, in_hand=i in in_hand or not groups) for i, t in enumerate(tiles)]
+    return from_detections(placed, sets, concealed_sets, winning_index=winning, recognised=recognised)
+
+
 def from_detections(
-    detections: Iterable[dict[str, Any]],
+    detections: Iterable[ReadTile | dict[str, Any]],
     groups: Iterable[Iterable[int]] = (),
     concealed_groups: Iterable[int] = (),
     *,
@@ -228,12 +301,11 @@ def from_detections(
 ) -> Review:
     """A review of what the recognizer read from a photo.
 
-    ``detections`` are dicts with ``code``, ``box`` (x0, y0, x1, y1), ``confidence`` and
-    ``alternatives`` ([(code, confidence), ...], best first); ``groups`` lists the detection
+    ``detections`` are :class:`ReadTile` (or dicts of its fields); ``groups`` lists the detection
     indices of each declared set and ``concealed_groups`` the positions of concealed ones.
     """
-    detections = list(detections)
-    order = photo_order([d.get("box") for d in detections])
+    read = [ReadTile.of(d) for d in detections]
+    order = photo_order([d.box for d in read])
     new_id = {index: position for position, index in enumerate(order)}
     group_of: dict[int, int] = {}
     review_groups: list[ReviewGroup] = []
@@ -244,22 +316,19 @@ def from_detections(
             group_of[index] = gid
     tiles: list[ReviewTile] = []
     for i in order:
-        det = detections[i]
-        code = str(det["code"])
-        guesses = tuple((str(c), float(p)) for c, p in det.get("alternatives", ()) if str(c) in ALL_CODES)[:3]
-        if code not in ALL_CODES:
+        det = read[i]
+        if det.code not in ALL_CODES:
             continue  # the reader's own "not a tile": nothing for the player to check
-        box = det.get("box")
         tiles.append(
             ReviewTile(
                 id=new_id[i],
-                code=code,
-                box=tuple(int(round(v)) for v in box) if box is not None else None,  # type: ignore[arg-type]
-                confidence=float(det.get("confidence", 1.0)),
-                alternatives=guesses,
+                code=det.code,
+                box=tuple(int(round(v)) for v in det.box) if det.box is not None else None,  # type: ignore[arg-type]
+                confidence=det.confidence,
+                alternatives=tuple((c, p) for c, p in det.alternatives if c in ALL_CODES)[:3],
                 group=group_of.get(i),
                 source="recognised",
-                in_hand=bool(det.get("in_hand", True)),
+                in_hand=det.in_hand,
             )
         )
     used = {t.group for t in tiles}

@@ -14,6 +14,7 @@ from scoring.api import Option, ScoreResult, get_rule_set, rule_sets
 from scoring.engine import OptionKind
 from scoring.melds import MARKS
 from scoring.errors import PungChowError
+from recognizer.hand import Recognition
 from webapp import recognition, state
 from webapp.history import History, default_db_path
 from webapp.scores import alternative_rows, breakdown_rows, total_text
@@ -63,11 +64,11 @@ def reader() -> recognition.Reader:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _recognised(sha256: str, tileset: str | None, _photo: Any) -> dict[str, Any]:
+def _recognised(sha256: str, tileset: str | None, _photo: Any) -> Recognition:
     return recognition.recognise(reader(), _photo, tileset)
 
 
-def read_tiles_once(photo: Any, tileset: str | None = None) -> dict[str, Any]:
+def read_tiles_once(photo: Any, tileset: str | None = None) -> Recognition:
     """What the reader saw in this photo, read once per photo and tile set (keyed by the photo's hash)."""
     return _recognised(photo.sha256, tileset or None, photo)
 

@@ -14,7 +14,7 @@ from scoring.tiles import WINDS
 from webapp import review as rv
 from webapp import reviewer, state
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
-from webapp.recognition import known_tilesets, review_from_result, tileset_offer
+from webapp.recognition import known_tilesets, tileset_offer
 from webapp.scores import total_text
 from webapp.widgets import history, page_title, read_tiles_once, reader, rule_set_chooser, show_breakdown, text_table, user_errors
 
@@ -53,7 +53,7 @@ def photo_in() -> None:
         progress = st.progress(0.1, text="Loading the tile reader")
         try:
             progress.progress(0.4, text="Finding and reading every tile")
-            found = review_from_result(read_tiles_once(photo, tileset))
+            found = rv.Review.from_recognition(read_tiles_once(photo, tileset))
             offer = tileset_offer(reader(), photo, tileset)
         except PungChowError as exc:
             start_review(rv.Review(), photo)

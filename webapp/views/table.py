@@ -13,7 +13,6 @@ from webapp import reviewer, state
 from webapp import table as tb
 from webapp.history import HandToKeep, HistoryError
 from webapp.photos import read_photo, thumbnail_jpeg
-from webapp.recognition import review_from_result
 from webapp.review import Review, to_hand
 from webapp.scores import total_text
 from webapp.text import markdown_rows, markdown_text
@@ -72,7 +71,7 @@ def read_seat_photo(index: int) -> None:
         return
     try:
         photo = read_photo(upload.getvalue(), upload.name)
-        review = review_from_result(read_tiles_once(photo))
+        review = Review.from_recognition(read_tiles_once(photo))
     except PungChowError as exc:
         st.session_state[state.MESSAGE] = f"{current_table().seats[index].player}'s photo: {exc}"
         return
