@@ -17,8 +17,10 @@ from typing import NoReturn
 
 from scoring.errors import PungChowError
 
-#: Modules that add sub-commands; an area whose optional dependencies are missing is skipped.
+#: Modules that add sub-commands, every one part of the product but the training data's.
 COMMAND_MODULES = ("scoring.cli", "scoring.settle.cli", "recognizer.cli", "webapp.cli", "pungchow_data.cli")
+#: The one optional module: the training data's commands, present where that package is installed.
+OPTIONAL_COMMANDS = "pungchow_data"
 
 EXIT_USAGE = 2
 
@@ -37,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
-            if exc.name and exc.name.split(".")[0] == name.split(".")[0]:
+            if name.startswith(OPTIONAL_COMMANDS) and exc.name and exc.name.split(".")[0] == OPTIONAL_COMMANDS:
                 continue
             raise
         module.register(sub)

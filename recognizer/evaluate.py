@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from pungchow_data.coco import DatasetError, ImageRecord, load_dataset
+from recognizer.coco import DatasetError, ImageRecord, load_dataset
 from recognizer.detect import iou_matrix
 from recognizer.group import GroupKind
 from recognizer.labels import CLASSES

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 
@@ -277,11 +276,6 @@ def test_four_hands_to_the_settlement(app: AppTest) -> None:
     assert scores["player"].tolist() == ["Ann", "Bo", "Cy", "Di"]
     assert scores["wind"].tolist() == ["North", "East", "South", "West"]
     assert scores["score"].tolist()[0] == "22"
-    try:
-        importlib.import_module("scoring.settle")
-    except ImportError:
-        assert any("not installed" in e for e in errors(app))
-        return
     assert errors(app) == []
     settlement = app.session_state["settlement"]
     assert sum(settlement["net"].values()) == 0
@@ -380,10 +374,6 @@ def test_calibrate_a_tile_set_from_one_photo(app: AppTest, tmp_path: Path, monke
 
 @needs_harr
 def test_a_saved_hand_used_in_a_deal_is_kept_once(app: AppTest) -> None:
-    try:
-        importlib.import_module("scoring.settle")
-    except ImportError:
-        pytest.skip("settling the table is not installed")
     type_hand(app)
     app.button(key="w_save_hand").click().run()
     assert errors(app) == [] and "Saved as hand 1" in app.success[0].value

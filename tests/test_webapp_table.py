@@ -63,7 +63,6 @@ def test_breakdown_and_side_by_side() -> None:
 
 @needs_harr
 def test_settlement_of_a_scored_table() -> None:
-    pytest.importorskip("scoring.settle.model", reason="the settlement is not installed")
     table = full_table(east=1)
     results = tb.score_table(table, "harr-1922")
     settlement = tb.settle_table(table, results, "harr-1922")
@@ -78,7 +77,6 @@ def test_settlement_of_a_scored_table() -> None:
 
 @needs_harr
 def test_a_drawn_deal_pays_nothing() -> None:
-    pytest.importorskip("scoring.settle.model", reason="the settlement is not installed")
     table = tb.with_seat(full_table(winner=None), 0, notation="7C8C9C6C7C8CSWSW5C6C [2D2D2D]")
     results = tb.score_table(table, "harr-1922")
     settlement = tb.settle_table(table, results, "harr-1922")

@@ -1,8 +1,8 @@
 """Pictures for the page: the photo with every box the reader drew, and small tile faces.
 
-Players recognise tiles by their faces, not by codes, so the palette shows pictures. Faces come
-from the data engineer's renderer (``pungchow_data.faces``) when it is installed, otherwise we
-draw a plain face ourselves with the CJK font.
+Players recognise tiles by their faces, not by codes, so the palette shows pictures. The faces are
+an asset shipped with the page (``webapp/assets/faces/CODE.png``, made by
+``webapp/assets/make_faces.py``); the page never imports the training data's renderer.
 """
 
 from __future__ import annotations
@@ -17,19 +17,18 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from scoring.errors import PungChowError
+from scoring.tiles import Tile
 from webapp.review import LOW_CONFIDENCE, ReviewTile
 
 #: Photos smaller than this on the long side are enlarged before boxes are drawn on them.
 DRAW_LONG_SIDE = 2000
 #: The palette's tile size in pixels (width, height).
 TILE_W, TILE_H = 48, 64
+#: The renderer's style the shipped faces were drawn in (``webapp/assets/make_faces.py``).
 FACE_STYLE = "hk-serif"
+FACES_DIR = Path(__file__).resolve().parent / "assets" / "faces"
 
-NOTO_DIR = Path("/usr/share/fonts/opentype/noto")
-_NUMERALS = "一二三四五六七八九"
-_HONOURS = {"EW": "東", "SW": "南", "WW": "西", "NW": "北", "RD": "中", "GD": "發", "WD": ""}
-_BONUS = {"1F": "梅", "2F": "蘭", "3F": "菊", "4F": "竹", "1S": "春", "2S": "夏", "3S": "秋", "4S": "冬"}
-_SUIT_INK = {"B": (20, 120, 60), "C": (190, 30, 35), "D": (25, 55, 150)}
 
 SURE = (40, 170, 70)
 UNSURE = (230, 140, 20)
@@ -39,16 +38,12 @@ CHOSEN = (200, 0, 200)
 
 
 @lru_cache(maxsize=8)
-def _font(size: int, cjk: bool) -> ImageFont.ImageFont:
-    """The Noto CJK font where installed, else DejaVu, else PIL's own bitmap font."""
-    candidates = sorted(NOTO_DIR.glob("NotoSerifCJK*.tt*")) + sorted(NOTO_DIR.glob("NotoSansCJK*.tt*")) if cjk else []
-    candidates += [Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")]
-    for path in candidates:
-        try:
-            return ImageFont.truetype(str(path), size)
-        except OSError:
-            continue
-    return ImageFont.load_default()
+def _font(size: int) -> ImageFont.ImageFont:
+    """DejaVu where installed, else PIL's own bitmap font: the numbers and legend on a photo."""
+    try:
+        return ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", size)
+    except OSError:
+        return ImageFont.load_default()
 
 
 def box_colour(tile: ReviewTile) -> tuple[int, int, int]:
@@ -78,8 +73,8 @@ def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int 
     widths = sorted(t.box[2] - t.box[0] for t in tiles if t.box is not None)
     tile_width = widths[len(widths) // 2] if widths else max(img.size) / 20
     line = max(2, round(tile_width / 25))
-    font = _font(max(16, round(tile_width / 3)), cjk=False)
-    small = _font(max(12, round(tile_width / 4.6)), cjk=False)
+    font = _font(max(16, round(tile_width / 3)))
+    small = _font(max(12, round(tile_width / 4.6)))
     for tile in sorted(tiles, key=lambda t: t.id == chosen):
         assert tile.box is not None
         x0, y0, x1, y1 = tile.box
@@ -110,7 +105,7 @@ def recognition_overlay(image: np.ndarray, recognition: dict) -> np.ndarray:
 
 def _with_legend(img: Image.Image, pad: int) -> Image.Image:
     """Lines under the photo saying what each colour means, wrapped to the photo's width."""
-    font = _font(max(14, img.size[0] // 60), cjk=False)
+    font = _font(max(14, img.size[0] // 60))
     probe = ImageDraw.Draw(img)
     entries = [(name + (f" ({LOW_CONFIDENCE:.0%} or more)" if colour == SURE else ""), colour) for name, colour in LEGEND]
     entries = [("the number is the tile's on the page:", None)] + entries  # type: ignore[list-item]
@@ -149,47 +144,16 @@ def tile_crop(image: np.ndarray, box: tuple[int, int, int, int], height: int = 9
     return crop.resize((max(1, round(crop.size[0] * height / crop.size[1])), height), Image.LANCZOS)
 
 
-def _plain_face(code: str) -> Image.Image:
-    """A face drawn from the code alone: the numeral or character, and the suit's letter."""
-    img = Image.new("RGB", (TILE_W * 2, TILE_H * 2), (240, 232, 205))
-    draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle((1, 1, TILE_W * 2 - 2, TILE_H * 2 - 2), radius=10, outline=(120, 110, 90), width=3)
-    if code == "XX":
-        draw.rounded_rectangle((6, 6, TILE_W * 2 - 7, TILE_H * 2 - 7), radius=8, fill=(30, 120, 70))
-        return img
-    big = _font(54, cjk=True)
-    small = _font(26, cjk=False)
-    if code in _HONOURS:
-        ink = {"RD": (190, 30, 35), "GD": (20, 120, 60)}.get(code, (25, 25, 30))
-        glyph = _HONOURS[code]
-        if glyph:
-            draw.text((TILE_W, TILE_H), glyph, fill=ink, font=big, anchor="mm")
-        else:
-            draw.rectangle((20, 24, TILE_W * 2 - 21, TILE_H * 2 - 25), outline=(25, 55, 150), width=4)
-    elif code in _BONUS:
-        ink = (20, 120, 60) if code.endswith("F") else (190, 30, 35)
-        draw.text((TILE_W, TILE_H - 8), _BONUS[code], fill=ink, font=big, anchor="mm")
-        draw.text((TILE_W, TILE_H * 2 - 20), code[0], fill=ink, font=small, anchor="mm")
-    else:
-        ink = _SUIT_INK[code[1]]
-        draw.text((TILE_W, TILE_H - 14), _NUMERALS[int(code[0]) - 1], fill=(25, 25, 30), font=big, anchor="mm")
-        suit_word = {"B": "索", "C": "萬", "D": "筒"}[code[1]]
-        draw.text((TILE_W, TILE_H + 36), suit_word, fill=ink, font=_font(34, cjk=True), anchor="mm")
-    return img
-
-
 @lru_cache(maxsize=64)
 def tile_face(code: str) -> Image.Image:
-    """A small picture of one tile face for the palette, drawn once per process."""
+    """A small picture of one tile face for the palette, read once per process from the shipped faces."""
+    path = FACES_DIR / f"{Tile.parse(code).code}.png"
     try:
-        from pungchow_data.faces import STYLES, render_face
-
-        rgba = Image.fromarray(render_face(STYLES[FACE_STYLE], code))
-        face = Image.new("RGB", rgba.size, (255, 255, 255))
-        face.paste(rgba, (0, 0), rgba)
-    except Exception:  # noqa: BLE001 - the renderer is optional and still changing; a plain face will do
-        face = _plain_face(code)
-    return face.resize((TILE_W, TILE_H), Image.LANCZOS)
+        with Image.open(path) as face:
+            return face.convert("RGB")
+    except FileNotFoundError:
+        raise PungChowError(f"the tile face {path} is missing from the install: reinstall Pung Chow, or run "
+                            "webapp/assets/make_faces.py") from None
 
 
 @lru_cache(maxsize=64)

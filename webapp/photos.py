@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
 
+from recognizer.image import load_photo
 from scoring.errors import PungChowError
 
 #: Largest upload the page reads, in megabytes (``server.maxUploadSize`` in ``.streamlit/config.toml`` matches).
@@ -88,25 +89,12 @@ def _header_size(data: bytes) -> tuple[int, int]:
 
 
 def _decode(data: bytes, name: str) -> np.ndarray:
-    """RGB pixels, upright as the player held the phone; the reader's own loader when installed,
-    so the boxes it returns fit the picture the page draws them on."""
+    """RGB pixels, upright as the player held the phone, read by the recognizer's own loader so the
+    boxes it returns fit the picture the page draws them on."""
     try:
-        from recognizer.image import load_photo
-    except ImportError:
-        load_photo = None
-    if load_photo is not None:
-        try:
-            return load_photo(data)
-        except PungChowError as exc:
-            raise PhotoError(str(exc).replace("the photo", name, 1)) from None
-    try:
-        with Image.open(io.BytesIO(data)) as im:
-            im.load()
-            upright = ImageOps.exif_transpose(im).convert("RGB")
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
-        raise PhotoError(f"{name} looks like a photo but cannot be read (cut short or damaged): upload it again") from None
-    upright.thumbnail((WORK_SIDE, WORK_SIDE))
-    return np.asarray(upright).copy()
+        return load_photo(data)
+    except PungChowError as exc:
+        raise PhotoError(str(exc).replace("the photo", name, 1)) from None
 
 
 def thumbnail_jpeg(image: np.ndarray, side: int = THUMBNAIL_SIDE) -> bytes:

@@ -1,7 +1,7 @@
 """The tile reader as the page uses it: photo in, a review of every tile out.
 
-The recognizer is an optional part of the install (its model may be missing); without it the
-page still scores typed hands, so every entry point here says plainly when it is absent.
+The recognizer's model may be missing from an install; without it the page still scores typed
+hands, so reading a photo then says plainly that the model is absent.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from scoring.errors import PungChowError
 from scoring.tiles import BONUS_CODES, PLAYING_CODES
 from webapp.photos import Photo
 from webapp.review import ReadTile, Review, corners, from_reading
-
 
 if TYPE_CHECKING:
     from recognizer.hand import Recognition
@@ -38,13 +37,8 @@ class Reader:
 
 def load_reader() -> Reader:
     """Import the recognizer and open its models once; a missing model says how to get one."""
-    try:
-        pipeline = importlib.import_module("recognizer.pipeline")
-        models = importlib.import_module("recognizer.models")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("recognizer"):
-            raise ReaderMissing("the tile reader is not installed: type the hand, or add its tiles one by one") from None
-        raise
+    from recognizer import models, pipeline  # loaded when the first photo is read, not when the page starts
+
     try:
         loaded = tuple(models.load_model(name) for name in ("detector", "classifier"))
     except PungChowError as exc:
@@ -88,12 +82,8 @@ def review_from_result(result: dict[str, Any]) -> Review:
 
 
 def _tileset_module() -> Any:
-    try:
-        return importlib.import_module("recognizer.tileset")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("recognizer"):
-            raise ReaderMissing("calibrating a tile set needs the tile reader, which is not installed") from None
-        raise
+    """The recognizer's tile sets, loaded when the page first needs them."""
+    return importlib.import_module("recognizer.tileset")
 
 
 def known_tilesets() -> list[str]:

@@ -10,11 +10,11 @@ from typing import Any
 
 import streamlit as st
 
+from recognizer.hand import Recognition
 from scoring.api import Option, ScoreResult, get_rule_set, rule_sets
 from scoring.engine import OptionKind
-from scoring.melds import MARKS
 from scoring.errors import PungChowError
-from recognizer.hand import Recognition
+from scoring.melds import MARKS
 from webapp import recognition, state
 from webapp.history import History, default_db_path
 from webapp.scores import alternative_rows, breakdown_rows, total_text
