@@ -107,10 +107,11 @@ def side_by_side_lines(results: Mapping[str, ScoreResult | Refusal]) -> list[str
 
 
 def limits(rule_set: RuleSet, options: Mapping[str, Any] | None = None) -> tuple[int | None, int | None]:
-    """The limit and the East limit a rule set's scores are paid under, with the table's options."""
+    """The limit and the East limit a rule set's scores are paid under, with the table's options (a table
+    file and the page both settle with these)."""
     resolved = rule_set.resolve_options(options)
     limit = resolved.get("limit")
-    east = next((resolved[n] for n in ("east_limit", "limit_east") if resolved.get(n) is not None), None)
+    east = resolved.get("east_limit")
     return (None if limit is None else int(limit)), (None if east is None else int(east))
 
 

@@ -111,8 +111,9 @@ def _limit(data: dict[str, Any], book: SettlingBook, rule_set: Any, options: dic
     if "limit" in data:
         return _whole_limit(data, "limit")
     if rule_set is not None:
-        value = rule_set.resolve_options(options).get("limit")
-        return None if value is None else int(value)
+        from scoring.service import limits
+
+        return limits(rule_set, options)[0]
     return book.limit
 
 
@@ -123,10 +124,9 @@ def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) ->
     if "limit" in data and "east_limit" not in options:
         return None
     if rule_set is not None:
-        resolved = rule_set.resolve_options(options)
-        for name in ("east_limit", "limit_east"):
-            if resolved.get(name) is not None:
-                return int(resolved[name])
+        from scoring.service import limits
+
+        return limits(rule_set, options)[1]
     return None
 
 
