@@ -33,6 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     gen.add_argument("--exclude-styles", nargs="+", metavar="STYLE", default=[], help="styles to leave out (hold them out for evaluation)")
     gen.add_argument("--holdout-styles", action="store_true",
                      help=f"leave out the held-out styles ({' '.join(HOLDOUT_STYLES)}); render them with --styles ... --split test")
+    gen.add_argument("--families", nargs="+", metavar="FAMILY", default=[],
+                     help="add real-set style families (pungchow_data.realsets): names, 'train' (all but the held-out ones) or 'all'")
+    gen.add_argument("--exclude-families", nargs="+", metavar="FAMILY", default=[],
+                     help="leave these real-set families out ('heldout' = the held-out families)")
     gen.add_argument("--split", choices=["train", "val", "test"], help="put every image in this split (e.g. a held-out style test set)")
     gen.add_argument("--workers", type=int, default=2, help="processes to render with (default 2)")
     gen.add_argument("--mix-bodies", type=float, default=0.0, metavar="SHARE",
@@ -67,8 +71,17 @@ def _generate(args: argparse.Namespace) -> int:
 
     if args.count < 1:
         raise PungChowError("--count must be at least 1")
+    from pungchow_data.realsets import HOLDOUT_FAMILIES, family_names
+
     exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
-    styles = tuple(s.name for s in resolve_styles(args.styles, exclude))
+    exclude += family_names(args.exclude_families)
+    families = [f for f in family_names(args.families) if f not in exclude]
+    if args.holdout_styles:
+        families = [f for f in families if f not in HOLDOUT_FAMILIES]
+    include = list(args.styles) if args.styles else None  # None: every classic style
+    if families:  # families alone render only families; with --styles, both
+        include = (include or []) + [f for f in families if f not in (include or [])]
+    styles = tuple(s.name for s in resolve_styles(include, exclude))
     if not 0.0 <= args.mix_bodies <= 1.0:
         raise PungChowError(f"--mix-bodies must be a share between 0 and 1, not {args.mix_bodies}")
     config = GenerateConfig(out=args.out, count=args.count, seed=args.seed, styles=styles, split=args.split,
