@@ -514,11 +514,25 @@ def render_faces(style: "str | TileStyle") -> dict[str, np.ndarray]:
     return {code: render_face(chosen, code) for code in ALL_CODES}
 
 
-@lru_cache(maxsize=128)
 def face_pyramid(style: "str | TileStyle", levels: int = 3) -> dict[str, tuple[np.ndarray, ...]]:
-    """Each face at full, half and quarter size, so small tiles are warped without aliasing."""
+    """Each face at full, half and quarter size, so small tiles are warped without aliasing.
+
+    A real-set family draws a new set for every scene, so its faces are not kept (the cache would only grow).
+    """
+    chosen = _style(style)
+    if chosen.family is not None:
+        return _pyramid(render_faces.__wrapped__(chosen), levels)
+    return _cached_pyramid(chosen, levels)
+
+
+@lru_cache(maxsize=128)
+def _cached_pyramid(style: TileStyle, levels: int) -> dict[str, tuple[np.ndarray, ...]]:
+    return _pyramid(render_faces(style), levels)
+
+
+def _pyramid(faces: dict[str, np.ndarray], levels: int) -> dict[str, tuple[np.ndarray, ...]]:
     out: dict[str, tuple[np.ndarray, ...]] = {}
-    for code, face in render_faces(style).items():
+    for code, face in faces.items():
         chain = [face]
         for _ in range(levels - 1):
             chain.append(cv2.resize(chain[-1], (chain[-1].shape[1] // 2, chain[-1].shape[0] // 2), interpolation=cv2.INTER_AREA))

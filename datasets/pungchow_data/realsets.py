@@ -92,11 +92,19 @@ HOLDOUT_FAMILIES: tuple[str, ...] = ("real-wenkai", "real-cwtex")
 
 
 def font_path(key: str) -> str | None:
-    """The file of a font by its key: the Debian path, else what fc-match finds for its family."""
+    """The file of a font by its key: the Debian path, else a file of the same name that fontconfig knows."""
     path, _, _ = FONT_FILES[key]
     if Path(path).is_file():
         return path
-    return None
+    return _fontconfig_files().get(Path(path).name)
+
+
+@lru_cache(maxsize=1)
+def _fontconfig_files() -> dict[str, str]:
+    if not shutil.which("fc-list"):
+        return {}
+    out = subprocess.run(["fc-list", "-f", "%{file}\\n"], capture_output=True, text=True).stdout
+    return {Path(f).name: f for f in out.splitlines() if f}
 
 
 def family_fonts(family: Family) -> list[str]:
@@ -127,8 +135,8 @@ def _latin_file() -> str | None:
 
 @lru_cache(maxsize=256)
 def _cjk(key: str, size: int) -> ImageFont.FreeTypeFont:
-    path, _, index = FONT_FILES[key]
-    return ImageFont.truetype(path, size, index=index)
+    _, _, index = FONT_FILES[key]
+    return ImageFont.truetype(str(font_path(key)), size, index=index)
 
 
 @lru_cache(maxsize=64)
