@@ -49,6 +49,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     leo.add_argument("--height", type=int, default=640, help="height of the restored images; width is 16/9 of it (default 640)")
     leo.set_defaults(func=_import_leo)
 
+    rot = sub.add_parser("rotate", help="write a copy of a dataset turned by quarter turns, labels and all (rotation check)")
+    rot.add_argument("dataset", type=Path)
+    rot.add_argument("out", type=Path, help="new dataset folder to write")
+    rot.add_argument("--degrees", type=int, choices=[90, 180, 270], required=True, help="clockwise turn")
+    rot.set_defaults(func=_rotate)
+
     sheet = sub.add_parser("contact-sheet", help="write a PNG of sample images with their labels drawn on")
     sheet.add_argument("dataset", type=Path)
     sheet.add_argument("out", type=Path, help="PNG file to write")
@@ -95,6 +101,14 @@ def _generate(args: argparse.Namespace) -> int:
     print(file=sys.stderr)
     s = summary(path)
     print(f"wrote {s['images']} images, {s['tiles']} tiles to {path} in {seconds:.1f} s")
+    return 0
+
+
+def _rotate(args: argparse.Namespace) -> int:
+    from pungchow_data.rotate import rotate_dataset
+
+    path = rotate_dataset(args.dataset, args.out, args.degrees // 90)
+    print(f"wrote {path}")
     return 0
 
 
