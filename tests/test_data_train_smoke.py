@@ -62,6 +62,7 @@ def test_few_steps_then_resume(cache: Path, tmp_path: Path, monkeypatch: pytest.
 
     monkeypatch.setattr(realcrops, "SET_POOL", 2)
     monkeypatch.setattr(tr, "HALF_TURN", 0.5)
+    monkeypatch.setattr(tr, "QUARTER_TURN", 0.5)
     tr.train_classifier(str(cache), steps=4, out=str(tmp_path), batch=8, lr=1e-3, real_share=0.5, families=["real-kai"],
                         checkpoint_every=0.0, stop_at=2)
     ck = torch.load(tmp_path / "classifier-ckpt.pt", map_location="cpu", weights_only=False)
@@ -78,3 +79,16 @@ def test_few_steps_then_resume(cache: Path, tmp_path: Path, monkeypatch: pytest.
     src = RealCropSource(["real-kai"], np.random.default_rng(3))
     crop, label = src.sample()
     assert crop.shape == (80, 60, 3) and 0 <= label < 44
+
+
+def test_sideways_crop_keeps_a_square_box(cache: Path) -> None:
+    from recognizer.geometry import CROP_H, CROP_W, crop_tile
+    from recognizer.train.train import _cache_box, _load, _sideways
+
+    data = _load(str(cache), "train")
+    rng = np.random.default_rng(1)
+    for i in range(5):
+        img, box = _sideways(data["crops"][i], _cache_box(), rng)
+        assert 0.85 <= box[2] / box[3] <= 1.2  # crop_tile will not turn it back: the tile stays sideways
+        assert box[0] >= 0 and box[0] + box[2] <= img.shape[1] + 1e-6 and box[1] + box[3] <= img.shape[0] + 1e-6
+        assert crop_tile(img, box).shape == (CROP_H, CROP_W, 3)

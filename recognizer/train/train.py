@@ -43,6 +43,9 @@ CHANNEL_SHUFFLE = 0.0
 #: Chance of turning a training crop half a turn: tiles read from across the table lie upside down
 #: (and a sideways tile's crop, turned a quarter by ``crop_tile``, comes out either way up).
 HALF_TURN = 0.0
+#: Chance of a tile lying sideways in a box too square for ``crop_tile`` to turn (a sideways tile foreshortened
+#: by the camera, or a photo taken from the side of the table): the crop is turned a quarter and squeezed.
+QUARTER_TURN = 0.0
 
 
 def _load(cache: str, split: str) -> dict:
@@ -73,6 +76,19 @@ def _cache_box() -> np.ndarray:
     return np.array([(cw - bw) / 2, (ch - bh) / 2, bw, bh])
 
 
+def _sideways(crop: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The cached crop turned a quarter either way and squeezed across, its box now nearly square (aspect 0.9-1.15)."""
+    h, w = crop.shape[:2]
+    turned = np.ascontiguousarray(np.rot90(crop, 1 if rng.random() < 0.5 else -1))  # (w, h)
+    x, y, bw, bh = box
+    nb = np.array([y, x, bh, bw], np.float64)  # the box in the turned crop (centred crops: symmetric)
+    f = rng.uniform(0.9, 1.15) * nb[3] / nb[2]
+    out = cv2.resize(turned, (max(2, int(round(h * f))), w), interpolation=cv2.INTER_AREA)
+    nb[0] *= out.shape[1] / h
+    nb[2] *= out.shape[1] / h
+    return out, nb
+
+
 def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generator, train: bool) -> np.ndarray:
     from recognizer.geometry import CROP_CONTEXT, crop_tile
     box = _cache_box()
@@ -83,7 +99,10 @@ def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generato
             ctx = CROP_CONTEXT * rng.uniform(CONTEXT_JITTER[0], CONTEXT_JITTER[1])
             b = box.copy()
             b[2] *= rng.uniform(0.93, 1.07)
-            c = crop_tile(crops[i], b, ctx, shift=shift)
+            src = crops[i]
+            if rng.random() < QUARTER_TURN:
+                src, b = _sideways(src, b, rng)
+            c = crop_tile(src, b, ctx, shift=shift)
             if rng.random() < HALF_TURN:
                 c = np.ascontiguousarray(c[::-1, ::-1])
             out[k] = photometric(c, rng, shuffle_p=CHANNEL_SHUFFLE)
@@ -371,6 +390,7 @@ def main() -> None:
     ap.add_argument("--checkpoint-every", type=float, default=180.0, help="seconds between classifier checkpoints")
     ap.add_argument("--real-share", type=float, default=0.0, help="share of each classifier batch drawn on the fly from real-set families")
     ap.add_argument("--families", nargs="+", default=["train"], help="real-set families to draw ('train' = all but the held-out ones)")
+    ap.add_argument("--quarter-turn", type=float, default=QUARTER_TURN, help="chance of a sideways tile squeezed into a square box")
     ap.add_argument("--half-turn", type=float, default=HALF_TURN, help="chance of turning a training crop upside down")
     ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
     args = ap.parse_args()
@@ -382,7 +402,8 @@ def main() -> None:
         from pungchow_data.realsets import family_names
 
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
-                         CHANNEL_SHUFFLE=args.channel_shuffle, HALF_TURN=args.half_turn)
+                         CHANNEL_SHUFFLE=args.channel_shuffle, HALF_TURN=args.half_turn,
+                         QUARTER_TURN=args.quarter_turn)
         train_classifier(args.cache, args.steps, args.out, init=args.init, lr=args.lr, init_onnx=args.init_onnx,
                          real_share=args.real_share, families=family_names(args.families), resume=args.resume,
                          checkpoint_every=args.checkpoint_every, stop_at=args.stop_at)
