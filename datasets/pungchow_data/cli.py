@@ -149,17 +149,25 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _styles(args: argparse.Namespace) -> int:
-    from pungchow_data.faces import HOLDOUT_STYLES, STYLES, face_sheet
+    from pungchow_data.faces import FAMILY_STYLES, HOLDOUT_STYLES, STYLES, face_sheet, family_variant, resolve_styles
+    from pungchow_data.realsets import FAMILIES, HOLDOUT_FAMILIES
 
     if args.sheet:
         name, out = args.sheet
-        if name not in STYLES:
-            raise PungChowError(f"unknown tile style {name!r}: use one of {', '.join(STYLES)}")
-        face_sheet(name).save(out)
+        style = resolve_styles([name])[0]  # unknown names and missing fonts: one line
+        if style.family:  # one set of the family, the same every time
+            import numpy as np
+
+            style = family_variant(style, np.random.default_rng(0))
+        face_sheet(style).save(out)
         print(f"wrote {out}")
         return 0
     for s in STYLES.values():
         print(f"{s.name:12s} {'held-out' if s.name in HOLDOUT_STYLES else 'train   '} face {s.face:6s} back {s.back:7s} font {s.font:5s} dots {s.dots:6s} bamboo {s.bamboo:6s} "
               f"white dragon {s.white_dragon:6s} bonus {s.bonus:9s} corner index {'yes' if s.corner_index else 'no'}"
               + (f" art fluffystuff/{s.art}" if s.art else ""))
+    for name, f in FAMILIES.items():
+        print(f"{name:12s} {'held-out' if name in HOLDOUT_FAMILIES else 'train   '} real-set family: fonts {', '.join(f.fonts)}; "
+              f"birds {', '.join(f.birds)}; dots {', '.join(f.dot_centres)}; white dragon {', '.join(f.white_dragon)}; "
+              f"corner index {f.corner_index:.0%} of sets (--families)")
     return 0

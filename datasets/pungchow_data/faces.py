@@ -540,7 +540,7 @@ def _pyramid(faces: dict[str, np.ndarray], levels: int) -> dict[str, tuple[np.nd
     return out
 
 
-def face_sheet(style_name: str, columns: int = 11) -> Image.Image:
+def face_sheet(style_name: "str | TileStyle", columns: int = 11) -> Image.Image:
     """Every face of a style on one image, to check a style by eye."""
     faces = render_faces(style_name)
     rows = math.ceil(len(ALL_CODES) / columns)
