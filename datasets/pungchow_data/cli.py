@@ -34,6 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     gen.add_argument("--exclude-styles", nargs="+", metavar="STYLE", default=[], help="styles to leave out (hold them out for evaluation)")
     gen.add_argument("--holdout-styles", action="store_true",
                      help=f"leave out the held-out styles ({' '.join(HOLDOUT_STYLES)}); render them with --styles ... --split test")
+    gen.add_argument("--families", nargs="+", metavar="FAMILY", default=[],
+                     help="add real-set style families (pungchow_data.realsets): names, 'train' (all but the held-out ones) or 'all'")
+    gen.add_argument("--exclude-families", nargs="+", metavar="FAMILY", default=[],
+                     help="leave these real-set families out ('heldout' = the held-out families)")
     gen.add_argument("--split", choices=["train", "val", "test"], help="put every image in this split (e.g. a held-out style test set)")
     gen.add_argument("--workers", type=positive_int, default=2, help="processes to render with (default 2)")
     gen.add_argument("--mix-bodies", type=float, default=0.0, metavar="SHARE",
@@ -45,6 +49,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     leo.add_argument("--source", type=Path, default=None, help="the export folder (default ../shared/datasets/leo-mahjong-v5 beside the repository)")
     leo.add_argument("--height", type=positive_int, default=640, help="height of the restored images; width is 16/9 of it (default 640)")
     leo.set_defaults(func=_import_leo)
+
+    rot = sub.add_parser("rotate", help="write a copy of a dataset turned by quarter turns, labels and all (rotation check)")
+    rot.add_argument("dataset", type=Path)
+    rot.add_argument("out", type=Path, help="new dataset folder to write")
+    rot.add_argument("--degrees", type=int, choices=[90, 180, 270], required=True, help="clockwise turn")
+    rot.set_defaults(func=_rotate)
 
     sheet = sub.add_parser("contact-sheet", help="write a PNG of sample images with their labels drawn on")
     sheet.add_argument("dataset", type=Path)
@@ -67,10 +77,19 @@ def _generate(args: argparse.Namespace) -> int:
     from pungchow_data.generate import GenerateConfig, generate, summary
 
     check_dataset_out(args.out)
+    from pungchow_data.realsets import HOLDOUT_FAMILIES, family_names
+
+    exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
+    exclude += family_names(args.exclude_families)
+    families = [f for f in family_names(args.families) if f not in exclude]
+    if args.holdout_styles:
+        families = [f for f in families if f not in HOLDOUT_FAMILIES]
+    include = list(args.styles) if args.styles else None  # None: every classic style
+    if families:  # families alone render only families; with --styles, both
+        include = (include or []) + [f for f in families if f not in (include or [])]
+    styles = tuple(s.name for s in resolve_styles(include, exclude))
     if not 0.0 <= args.mix_bodies <= 1.0:
         raise PungChowError(f"--mix-bodies must be a share between 0 and 1, not {args.mix_bodies}")
-    exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
-    styles = tuple(s.name for s in resolve_styles(args.styles, exclude))
     config = GenerateConfig(out=args.out, count=args.count, seed=args.seed, styles=styles, split=args.split,
                             workers=max(1, args.workers), mix_bodies=args.mix_bodies)
 
@@ -82,6 +101,14 @@ def _generate(args: argparse.Namespace) -> int:
     print(file=sys.stderr)
     s = summary(path)
     print(f"wrote {s['images']} images, {s['tiles']} tiles to {path} in {seconds:.1f} s")
+    return 0
+
+
+def _rotate(args: argparse.Namespace) -> int:
+    from pungchow_data.rotate import rotate_dataset
+
+    path = rotate_dataset(args.dataset, args.out, args.degrees // 90)
+    print(f"wrote {path}")
     return 0
 
 
@@ -124,18 +151,26 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _styles(args: argparse.Namespace) -> int:
-    from pungchow_data.faces import HOLDOUT_STYLES, STYLES, face_sheet
+    from pungchow_data.faces import HOLDOUT_STYLES, STYLES, face_sheet, family_variant, resolve_styles
+    from pungchow_data.realsets import FAMILIES, HOLDOUT_FAMILIES
 
     if args.sheet:
         name, out = args.sheet
-        if name not in STYLES:
-            raise PungChowError(f"unknown tile style {name!r}: use one of {', '.join(STYLES)}")
         check_image_out(Path(out), force=True)
-        face_sheet(name).save(out)
+        style = resolve_styles([name])[0]  # unknown names and missing fonts: one line
+        if style.family:  # one set of the family, the same every time
+            import numpy as np
+
+            style = family_variant(style, np.random.default_rng(0))
+        face_sheet(style).save(out)
         print(f"wrote {out}")
         return 0
     for s in STYLES.values():
         print(f"{s.name:12s} {'held-out' if s.name in HOLDOUT_STYLES else 'train   '} face {s.face:6s} back {s.back:7s} font {s.font:5s} dots {s.dots:6s} bamboo {s.bamboo:6s} "
               f"white dragon {s.white_dragon:6s} bonus {s.bonus:9s} corner index {'yes' if s.corner_index else 'no'}"
               + (f" art fluffystuff/{s.art}" if s.art else ""))
+    for name, f in FAMILIES.items():
+        print(f"{name:12s} {'held-out' if name in HOLDOUT_FAMILIES else 'train   '} real-set family: fonts {', '.join(f.fonts)}; "
+              f"birds {', '.join(f.birds)}; dots {', '.join(f.dot_centres)}; white dragon {', '.join(f.white_dragon)}; "
+              f"corner index {f.corner_index:.0%} of sets (--families)")
     return 0

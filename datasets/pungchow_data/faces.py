@@ -71,6 +71,8 @@ class TileStyle:
     thickness: float = 0.65  # depth / width of the tile body
     face_layer: float = 0.55  # share of the depth in the face colour (the rest in the back colour)
     corner_radius: float = 0.10  # rounded corners, as a share of the width
+    family: str | None = None  # a real-set family of :mod:`pungchow_data.realsets`: faces drawn per set
+    variant: int = 0  # which set of the family (each scene draws its own)
 
     @property
     def face_rgb(self) -> RGB:
@@ -102,6 +104,27 @@ STYLES: dict[str, TileStyle] = {
                   white_dragon="frame", inks=(INK_RED, INK_BLUE, INK_BLUE), thickness=0.6),
     )
 }
+
+
+def _family_styles() -> dict[str, TileStyle]:
+    from pungchow_data.realsets import FAMILIES
+
+    bodies = (("ivory", "green"), ("white", "blue"), ("bone", "yellow"), ("ivory", "orange"), ("white", "green"), ("bone", "black"))
+    return {
+        name: TileStyle(name, face=bodies[i % len(bodies)][0], back=bodies[i % len(bodies)][1], family=name,
+                        white_dragon="frame", thickness=0.6 + 0.05 * (i % 4), corner_radius=0.08 + 0.02 * (i % 3))
+        for i, name in enumerate(FAMILIES)
+    }
+
+
+#: Styles of the sets people own (:mod:`pungchow_data.realsets`): chosen by name, or with ``--families``;
+#: not in the default style list, so older commands keep rendering the same bytes.
+FAMILY_STYLES: dict[str, TileStyle] = _family_styles()
+
+
+def family_variant(style: TileStyle, rng: np.random.Generator) -> TileStyle:
+    """Another physical set of the same family: fonts, inks, drawings and face colour drawn again."""
+    return replace(style, variant=int(rng.integers(1 << 30))) if style.family else style
 
 
 #: Ink triples (red, green, blue roles) real sets use: many Japanese sets print the green dragon in black.
@@ -139,7 +162,15 @@ def missing_fonts() -> str | None:
 
 def style_available(style: TileStyle) -> bool:
     """Whether the art a style needs is on this machine (fonts are checked when styles resolve)."""
+    if style.family is not None:
+        from pungchow_data.realsets import FAMILIES, missing_family_fonts
+
+        return missing_family_fonts(FAMILIES[style.family]) is None
     return style.art is None or (FLUFFY_DIR / "Export" / style.art).is_dir()
+
+
+def _known(name: str) -> TileStyle:
+    return STYLES[name] if name in STYLES else FAMILY_STYLES[name]
 
 
 def resolve_styles(include: list[str] | None = None, exclude: list[str] | None = None) -> list[TileStyle]:
@@ -148,9 +179,14 @@ def resolve_styles(include: list[str] | None = None, exclude: list[str] | None =
 
     names = list(include) if include else [n for n in STYLES if style_available(STYLES[n])]
     for n in names + list(exclude or []):
-        if n not in STYLES:
-            raise PungChowError(f"unknown tile style {n!r}: use one of {', '.join(STYLES)}")
-    missing = [n for n in names if not style_available(STYLES[n])]
+        if n not in STYLES and n not in FAMILY_STYLES:
+            raise PungChowError(f"unknown tile style {n!r}: use one of {', '.join([*STYLES, *FAMILY_STYLES])}")
+    missing = [n for n in names if not style_available(_known(n))]
+    family_missing = [n for n in missing if n in FAMILY_STYLES]
+    if family_missing:
+        from pungchow_data.realsets import FAMILIES, missing_family_fonts
+
+        raise PungChowError(str(missing_family_fonts(FAMILIES[family_missing[0]])))
     if missing:
         raise PungChowError(
             f"style {missing[0]} needs the fluffystuff tile art in {FLUFFY_DIR / 'Export'}: "
@@ -159,7 +195,7 @@ def resolve_styles(include: list[str] | None = None, exclude: list[str] | None =
     missing_font = missing_fonts()
     if missing_font:
         raise PungChowError(missing_font)
-    chosen = [STYLES[n] for n in names if n not in set(exclude or [])]
+    chosen = [_known(n) for n in names if n not in set(exclude or [])]
     if not chosen:
         raise PungChowError("no tile style left to render: --exclude-styles removed them all")
     return chosen
@@ -439,6 +475,8 @@ def render_face(style: TileStyle, code: str) -> np.ndarray:
     img: Image.Image | None = None
     if code == "XX":
         img = _draw_back(style)
+    elif style.family is not None:
+        img = _real_set_face(style, code)
     elif style.art is not None:
         img = _fluffy_face(style, code)
     if img is None:
@@ -454,8 +492,19 @@ def render_face(style: TileStyle, code: str) -> np.ndarray:
     return np.asarray(small).copy()
 
 
+def _real_set_face(style: TileStyle, code: str) -> Image.Image:
+    """A face of one set of a real-set family, with the rim shading every face gets."""
+    from pungchow_data.realsets import FAMILIES, draw_face
+
+    drawn = draw_face(FAMILIES[style.family or ""], style.variant, code, FACE_W * _SS, FACE_H * _SS)
+    colour = drawn.getpixel((FACE_W * _SS // 2, 2))
+    canvas = _face_canvas(style, colour)
+    shade = np.asarray(canvas).astype(np.float32) / np.maximum(1.0, np.array(colour, np.float32))
+    return Image.fromarray(np.clip(np.asarray(drawn).astype(np.float32) * shade, 0, 255).astype(np.uint8))
+
+
 def _style(style: "str | TileStyle") -> TileStyle:
-    return STYLES[style] if isinstance(style, str) else style
+    return _known(style) if isinstance(style, str) else style
 
 
 @lru_cache(maxsize=128)
@@ -465,11 +514,25 @@ def render_faces(style: "str | TileStyle") -> dict[str, np.ndarray]:
     return {code: render_face(chosen, code) for code in ALL_CODES}
 
 
-@lru_cache(maxsize=128)
 def face_pyramid(style: "str | TileStyle", levels: int = 3) -> dict[str, tuple[np.ndarray, ...]]:
-    """Each face at full, half and quarter size, so small tiles are warped without aliasing."""
+    """Each face at full, half and quarter size, so small tiles are warped without aliasing.
+
+    A real-set family draws a new set for every scene, so its faces are not kept (the cache would only grow).
+    """
+    chosen = _style(style)
+    if chosen.family is not None:
+        return _pyramid(render_faces.__wrapped__(chosen), levels)
+    return _cached_pyramid(chosen, levels)
+
+
+@lru_cache(maxsize=128)
+def _cached_pyramid(style: TileStyle, levels: int) -> dict[str, tuple[np.ndarray, ...]]:
+    return _pyramid(render_faces(style), levels)
+
+
+def _pyramid(faces: dict[str, np.ndarray], levels: int) -> dict[str, tuple[np.ndarray, ...]]:
     out: dict[str, tuple[np.ndarray, ...]] = {}
-    for code, face in render_faces(style).items():
+    for code, face in faces.items():
         chain = [face]
         for _ in range(levels - 1):
             chain.append(cv2.resize(chain[-1], (chain[-1].shape[1] // 2, chain[-1].shape[0] // 2), interpolation=cv2.INTER_AREA))
@@ -477,7 +540,7 @@ def face_pyramid(style: "str | TileStyle", levels: int = 3) -> dict[str, tuple[n
     return out
 
 
-def face_sheet(style_name: str, columns: int = 11) -> Image.Image:
+def face_sheet(style_name: "str | TileStyle", columns: int = 11) -> Image.Image:
     """Every face of a style on one image, to check a style by eye."""
     faces = render_faces(style_name)
     rows = math.ceil(len(ALL_CODES) / columns)

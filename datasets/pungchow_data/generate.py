@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from pungchow_data.coco import IMAGES_DIR, ImageRecord, write_annotations
-from pungchow_data.faces import TileStyle, resolve_styles, recoloured
+from pungchow_data.faces import TileStyle, family_variant, resolve_styles, recoloured
 from pungchow_data.manifest import synthetic_licenses
 from pungchow_data.scene import render_scene
 
@@ -49,6 +49,8 @@ def _render_one(job: tuple[int, int, tuple[TileStyle, ...], str, float]) -> tupl
     seed, index, styles, out, mix_bodies = job
     rng = np.random.default_rng([seed, index])
     style = styles[int(rng.integers(len(styles)))]
+    if style.family:  # every scene of a real-set family shows another set of it (its own stream: old bytes kept)
+        style = family_variant(style, np.random.default_rng([seed, index, 13]))
     if mix_bodies > 0:
         body_rng = np.random.default_rng([seed, index, 11])  # its own stream: mix 0 keeps the old bytes
         if body_rng.random() < mix_bodies:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pungchow_data.faces import STYLES
+from pungchow_data.faces import FAMILY_STYLES, STYLES
 
 MANIFEST_PATH = Path(__file__).resolve().parents[1] / "manifest.json"
 
@@ -43,6 +43,11 @@ def sources() -> dict[str, Source]:
 
 def style_sources(style_name: str) -> list[str]:
     """Ids of the sources a tile style draws on."""
+    if style_name in FAMILY_STYLES:
+        from pungchow_data.realsets import FAMILIES, FONT_FILES
+
+        packages = [FONT_FILES[k][1] for k in FAMILIES[style_name].fonts]
+        return ["pungchow-synthetic", *dict.fromkeys("noto-cjk" if p == "fonts-noto-cjk" else p for p in packages), "dejavu"]
     style = STYLES[style_name]
     ids = ["pungchow-synthetic", "noto-cjk", "dejavu"]
     if style.art is not None:

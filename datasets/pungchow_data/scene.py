@@ -305,6 +305,60 @@ def _draw_clutter(rng: np.random.Generator, tex: np.ndarray, keep_out: tuple[flo
                 cv2.fillConvexPoly(tex, box.astype(np.int32), (235, 235, 235), cv2.LINE_AA)
 
 
+def _draw_table_things(rng: np.random.Generator, tex: np.ndarray, keep_out: tuple[float, float, float, float]) -> None:
+    """What else lies on a real table and is not a tile: printed pages, playing cards, dice and coins.
+
+    Drawn only in real-set family scenes (older styles keep their bytes); the detector learns these are not tiles.
+    """
+    s = tex.shape[0]
+    x0, y0, x1, y1 = keep_out
+    for _ in range(int(rng.integers(1, 6))):
+        for _ in range(10):
+            cx, cy = rng.uniform(0, s, 2)
+            if not (x0 - 30 < cx < x1 + 30 and y0 - 30 < cy < y1 + 30):
+                break
+        else:
+            continue
+        kind = int(rng.integers(4))
+        angle = float(rng.uniform(0, 180))
+        if kind == 0:  # a printed page: paper, lines of text (dark dashes at this scale), maybe a heading
+            w, h = rng.uniform(60, 110), rng.uniform(80, 140)
+            paper = tuple(int(c) for c in rng.integers(215, 250, 3))
+            box = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.int32)
+            cv2.fillConvexPoly(tex, box, paper, cv2.LINE_AA)
+            rot = cv2.getRotationMatrix2D((cx, cy), -angle, 1.0)
+            ink = tuple(int(c) for c in rng.integers(10, 70, 3))
+            for ly in np.arange(-h / 2 + 6, h / 2 - 4, rng.uniform(2.0, 4.0)):
+                lx = -w / 2 + 5
+                while lx < w / 2 - 8:
+                    word = rng.uniform(2, 9)
+                    a, b = rot @ np.array([cx + lx, cy + ly, 1.0]), rot @ np.array([cx + min(lx + word, w / 2 - 5), cy + ly, 1.0])
+                    cv2.line(tex, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), ink, 1, cv2.LINE_AA)
+                    lx += word + rng.uniform(1, 2.5)
+        elif kind == 1:  # a playing card: white, corner index and a pip or picture in red or black
+            box = cv2.boxPoints(((cx, cy), (25, 35), angle)).astype(np.int32)
+            cv2.fillConvexPoly(tex, box, (245, 245, 245), cv2.LINE_AA)
+            ink = (40, 40, 200) if rng.random() < 0.5 else (30, 30, 30)
+            cv2.circle(tex, (int(cx), int(cy)), 4, ink, -1, cv2.LINE_AA)
+            cv2.putText(tex, str(rng.choice(list("A23456789JQK"))), (int(cx - 11), int(cy - 8)), cv2.FONT_HERSHEY_PLAIN, 0.5, ink, 1, cv2.LINE_AA)
+        elif kind == 2:  # dice: small cubes with pips
+            for k in range(int(rng.integers(1, 4))):
+                dx, dy = cx + k * rng.uniform(8, 14), cy + rng.uniform(-6, 6)
+                body = (240, 240, 240) if rng.random() < 0.7 else tuple(int(c) for c in rng.integers(0, 255, 3))
+                box = cv2.boxPoints(((dx, dy), (7, 7), float(rng.uniform(0, 90)))).astype(np.int32)
+                cv2.fillConvexPoly(tex, box, body, cv2.LINE_AA)
+                for _ in range(int(rng.integers(1, 7))):
+                    px, py = dx + rng.uniform(-2, 2), dy + rng.uniform(-2, 2)
+                    cv2.circle(tex, (int(round(px)), int(round(py))), 0, (30, 30, 180) if rng.random() < 0.3 else (20, 20, 20), -1)
+        else:  # coins: metal discs with a rim
+            for k in range(int(rng.integers(1, 6))):
+                r = float(rng.uniform(7, 11))
+                metal = (60, 150, 200) if rng.random() < 0.5 else (190, 190, 195)
+                c = (int(cx + k * rng.uniform(-12, 12)), int(cy + k * rng.uniform(-12, 12)))
+                cv2.circle(tex, c, int(r), metal, -1, cv2.LINE_AA)
+                cv2.circle(tex, c, int(r * 0.8), tuple(int(v * 0.8) for v in metal), 1, cv2.LINE_AA)
+
+
 # --- drawing -------------------------------------------------------------------------------------
 
 
@@ -514,6 +568,8 @@ def render_scene(rng: np.random.Generator, style: TileStyle, scene_id: str, phot
     keep = ((lo[0] - origin[0]) / MM_PER_TEXEL, (lo[1] - origin[1]) / MM_PER_TEXEL,
             (hi[0] - origin[0]) / MM_PER_TEXEL, (hi[1] - origin[1]) / MM_PER_TEXEL)
     _draw_clutter(rng, tex, keep)
+    if style.family is not None:
+        _draw_table_things(rng, tex, keep)
     t = np.array([[MM_PER_TEXEL, 0, origin[0]], [0, MM_PER_TEXEL, origin[1]], [0, 0, 1]])
     hom = camera.table_homography() @ t
     img = cv2.warpPerspective(tex, hom, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)

@@ -5,6 +5,11 @@
     python -m recognizer.train.train detector --cache artifacts/cache3 --steps 4000 --init artifacts/r3/detector.pt --grids 0.15 --lr 8e-4 --out artifacts/r4
     python -m recognizer.train.export classifier artifacts/r3/classifier.pt --out models
     python -m recognizer.train.export detector artifacts/r4/detector.pt --out models
+    # real-set families on the fly, upside-down crops, from the shipped weights; resumable (SIGTERM saves a checkpoint)
+    python -m recognizer.train.train classifier --cache artifacts/cache-real --steps 8000 --lr 1e-3 --init-onnx models/classifier.onnx \
+        --real-share 0.5 --threads 1 --out artifacts/real1
+    python -m recognizer.train.train classifier --cache artifacts/cache-real --steps 8000 --lr 1e-3 --real-share 0.5 --threads 1 \
+        --out artifacts/real1 --resume artifacts/real1/classifier-ckpt.pt
 
 models/MODEL_CARD.md lists the whole chain of runs behind the shipped models, their data and times.
 """
@@ -14,6 +19,7 @@ from __future__ import annotations
 import argparse
 import math
 import pickle
+import signal
 import time
 from pathlib import Path
 
@@ -34,6 +40,12 @@ LEO_WEIGHT = 8.0
 CONTEXT_JITTER = (0.9, 1.15)
 #: Chance of permuting a training crop's colour channels (0 in the first run).
 CHANNEL_SHUFFLE = 0.0
+#: Chance of turning a training crop half a turn: tiles read from across the table lie upside down
+#: (and a sideways tile's crop, turned a quarter by ``crop_tile``, comes out either way up).
+HALF_TURN = 0.0
+#: Chance of a tile lying sideways in a box too square for ``crop_tile`` to turn (a sideways tile foreshortened
+#: by the camera, or a photo taken from the side of the table): the crop is turned a quarter and squeezed.
+QUARTER_TURN = 0.0
 
 
 def _load(cache: str, split: str) -> dict:
@@ -64,6 +76,19 @@ def _cache_box() -> np.ndarray:
     return np.array([(cw - bw) / 2, (ch - bh) / 2, bw, bh])
 
 
+def _sideways(crop: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The cached crop turned a quarter either way and squeezed across, its box now nearly square (aspect 0.9-1.15)."""
+    h, w = crop.shape[:2]
+    turned = np.ascontiguousarray(np.rot90(crop, 1 if rng.random() < 0.5 else -1))  # (w, h)
+    x, y, bw, bh = box
+    nb = np.array([y, x, bh, bw], np.float64)  # the box in the turned crop (centred crops: symmetric)
+    f = rng.uniform(0.9, 1.15) * nb[3] / nb[2]
+    out = cv2.resize(turned, (max(2, int(round(h * f))), w), interpolation=cv2.INTER_AREA)
+    nb[0] *= out.shape[1] / h
+    nb[2] *= out.shape[1] / h
+    return out, nb
+
+
 def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generator, train: bool) -> np.ndarray:
     from recognizer.geometry import CROP_CONTEXT, crop_tile
     box = _cache_box()
@@ -74,37 +99,139 @@ def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generato
             ctx = CROP_CONTEXT * rng.uniform(CONTEXT_JITTER[0], CONTEXT_JITTER[1])
             b = box.copy()
             b[2] *= rng.uniform(0.93, 1.07)
-            c = crop_tile(crops[i], b, ctx, shift=shift)
+            src = crops[i]
+            if rng.random() < QUARTER_TURN:
+                src, b = _sideways(src, b, rng)
+            c = crop_tile(src, b, ctx, shift=shift)
+            if rng.random() < HALF_TURN:
+                c = np.ascontiguousarray(c[::-1, ::-1])
             out[k] = photometric(c, rng, shuffle_p=CHANNEL_SHUFFLE)
         else:
             out[k] = crop_tile(crops[i], box, CROP_CONTEXT)
     return out
 
 
-def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: int = 0, init: str | None = None, lr: float = 3e-3) -> None:
-    """Train (or, from ``init``, fine-tune) the classifier on cached crops."""
+def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: int = 0, init: str | None = None, lr: float = 3e-3,
+                     init_onnx: str | None = None, real_share: float = 0.0, families: list[str] | None = None,
+                     resume: str | None = None, checkpoint_every: float = 180.0, stop_at: int | None = None) -> None:
+    """Train (or, from ``init`` / ``init_onnx``, fine-tune) the classifier on cached crops and, for ``real_share``
+    of each batch, crops drawn on the fly from the real-set ``families``.
+
+    Every ``checkpoint_every`` seconds, at the end and on SIGTERM, ``OUT/classifier-ckpt.pt`` holds the weights,
+    optimiser, schedule, step and random states; ``resume`` continues from such a file, same schedule;
+    ``stop_at`` ends the run (with a checkpoint) after that step, to train in sittings.
+    """
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     tr, va = _load(cache, "train"), _load(cache, "val")
     p = _weights(tr["sources"])
-    model, opt, sched = _start(TileClassifier(), init, lr, steps, warm_up=0.1)
-    t0 = time.time()
-    for step in range(1, steps + 1):
+    model = TileClassifier()
+    if init_onnx:
+        load_onnx_weights(model, init_onnx, tr["crops"], rng)
+    model, opt, sched = _start(model, init, lr, steps, warm_up=0.1)
+    real = None
+    if real_share > 0:
+        from recognizer.train.realcrops import RealCropSource
+
+        real = RealCropSource(list(families or []), np.random.default_rng([seed, 1]))
+    first = 1
+    if resume:
+        ck = torch.load(resume, map_location="cpu", weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        sched.load_state_dict(ck["sched"])
+        first = ck["step"] + 1
+        rng.bit_generator.state = ck["rng"]
+        torch.set_rng_state(ck["torch_rng"])
+        if real is not None and "real_rng" in ck:
+            real.rng.bit_generator.state = ck["real_rng"]
+        print(f"resumed from {resume} at step {ck['step']}/{ck['steps']}", flush=True)
+        if ck["steps"] != steps:
+            raise SystemExit(f"{resume} was made for --steps {ck['steps']}, not {steps}: resume with the same --steps")
+    ck_path = Path(out) / "classifier-ckpt.pt"
+    state = {"step": first - 1}
+
+    def save() -> None:
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "step": state["step"],
+                    "steps": steps, "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
+                    **({"real_rng": real.rng.bit_generator.state} if real is not None else {})}, ck_path.with_suffix(".tmp"))
+        ck_path.with_suffix(".tmp").replace(ck_path)
+        torch.save(model.state_dict(), Path(out) / "classifier.pt")
+
+    def stop(signum: int, frame: object) -> None:
+        save()
+        print(f"stopped at step {state['step']}; checkpoint {ck_path}", flush=True)
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    t0 = last = time.time()
+    n_real = int(round(batch * real_share)) if real is not None else 0
+    for step in range(first, min(steps, stop_at or steps) + 1):
         model.train()
-        idx = rng.choice(len(p), size=batch, p=p)
-        x = torch.from_numpy(to_input(classifier_batch(tr["crops"], idx, rng, True)))
-        y = torch.from_numpy(tr["labels"][idx])
+        idx = rng.choice(len(p), size=batch - n_real, p=p)
+        imgs = classifier_batch(tr["crops"], idx, rng, True)
+        labels = tr["labels"][idx]
+        if n_real:
+            made = [real.sample() for _ in range(n_real)]  # type: ignore[union-attr]
+            extra = classifier_batch(np.stack([m[0] for m in made]), np.arange(n_real), rng, True)
+            imgs = np.concatenate([imgs, extra])
+            labels = np.concatenate([labels, np.array([m[1] for m in made], np.int64)])
+        x = torch.from_numpy(to_input(imgs))
+        y = torch.from_numpy(labels)
         logits, _ = model(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
+        state["step"] = step
         if step % 200 == 0 or step == steps:
             acc = evaluate_classifier(model, va, rng)
             print(f"classifier step {step}/{steps} loss {loss.item():.3f} val {acc} {time.time() - t0:.0f}s", flush=True)
-    torch.save(model.state_dict(), Path(out) / "classifier.pt")
+        if time.time() - last > checkpoint_every:
+            save()
+            last = time.time()
+    save()
     print(f"classifier done in {time.time() - t0:.0f}s", flush=True)
+
+
+def load_onnx_weights(model: TileClassifier, path: str, crops: np.ndarray, rng: np.random.Generator) -> None:
+    """Start from a shipped ONNX classifier: its convolutions have the batch norms folded in, so each
+    norm is refitted to the statistics the folded convolution gives on some training crops, which makes
+    the torch network compute what the ONNX one does in training mode and in evaluation mode alike."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(path).graph
+    init = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    layers = [m for m in model.features if isinstance(m, torch.nn.Sequential)]
+    if len(convs) != len(layers):
+        raise SystemExit(f"{path} has {len(convs)} convolutions, the classifier {len(layers)}: not the same network")
+    sd = model.state_dict()
+    for name in ("embed.weight", "embed.bias", "head.weight", "head.bias"):
+        sd[name] = torch.from_numpy(init[name].copy())
+    biases = []
+    for node, layer in zip(convs, layers):
+        conv, bn = layer[0], layer[1]
+        conv.weight.data = torch.from_numpy(init[node.input[1]].copy())
+        biases.append(torch.from_numpy(init[node.input[2]].copy()))
+    model.load_state_dict({**sd, **{k: v for k, v in model.state_dict().items() if k.startswith("features")}})
+    stats: list[tuple[torch.Tensor, torch.Tensor]] = []
+    hooks = [layer[0].register_forward_hook(lambda m, i, o: stats.append((o.mean((0, 2, 3)), o.var((0, 2, 3))))) for layer in layers]
+    for layer, b in zip(layers, biases):  # identity norms plus the folded bias: the ONNX network exactly
+        bn = layer[1]
+        bn.running_mean.zero_(); bn.running_var.fill_(1 - bn.eps); bn.weight.data.fill_(1.0); bn.bias.data = b.clone()
+    model.eval()
+    idx = rng.choice(len(crops), size=min(512, len(crops)), replace=False)
+    with torch.no_grad():
+        model(torch.from_numpy(to_input(classifier_batch(crops, idx, rng, False))))
+    for h in hooks:
+        h.remove()
+    for layer, b, (mean, var) in zip(layers, biases, stats):
+        bn = layer[1]
+        std = torch.sqrt(var + bn.eps)
+        bn.running_mean.copy_(mean); bn.running_var.copy_(var); bn.weight.data = std.clone(); bn.bias.data = mean + b
 
 
 @torch.no_grad()
@@ -257,6 +384,14 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--leo-weight", type=float, default=LEO_WEIGHT, help="how much more often a leo photo's tile is drawn")
     ap.add_argument("--channel-shuffle", type=float, default=CHANNEL_SHUFFLE, help="chance of permuting a crop's colour channels")
+    ap.add_argument("--init-onnx", help="classifier ONNX (e.g. models/classifier.onnx) to fine-tune from")
+    ap.add_argument("--resume", help="classifier checkpoint (OUT/classifier-ckpt.pt) to continue from, same --steps")
+    ap.add_argument("--stop-at", type=int, help="end the classifier run after this step (checkpoint kept; go on with --resume)")
+    ap.add_argument("--checkpoint-every", type=float, default=180.0, help="seconds between classifier checkpoints")
+    ap.add_argument("--real-share", type=float, default=0.0, help="share of each classifier batch drawn on the fly from real-set families")
+    ap.add_argument("--families", nargs="+", default=["train"], help="real-set families to draw ('train' = all but the held-out ones)")
+    ap.add_argument("--quarter-turn", type=float, default=QUARTER_TURN, help="chance of a sideways tile squeezed into a square box")
+    ap.add_argument("--half-turn", type=float, default=HALF_TURN, help="chance of turning a training crop upside down")
     ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -264,8 +399,14 @@ def main() -> None:
     if args.what == "prepare":
         prepare(args.data, args.cache, ("train", "val", "test"))
     elif args.what == "classifier":
-        globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]), CHANNEL_SHUFFLE=args.channel_shuffle)
-        train_classifier(args.cache, args.steps, args.out, init=args.init, lr=args.lr)
+        from pungchow_data.realsets import family_names
+
+        globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
+                         CHANNEL_SHUFFLE=args.channel_shuffle, HALF_TURN=args.half_turn,
+                         QUARTER_TURN=args.quarter_turn)
+        train_classifier(args.cache, args.steps, args.out, init=args.init, lr=args.lr, init_onnx=args.init_onnx,
+                         real_share=args.real_share, families=family_names(args.families), resume=args.resume,
+                         checkpoint_every=args.checkpoint_every, stop_at=args.stop_at)
     else:
         train_detector(args.cache, args.steps, args.out, init=args.init, grid_p=args.grids, lr=args.lr)
 

@@ -1,0 +1,80 @@
+"""Real-set style families: every face drawn and distinct, sets vary, labels hold their tiles, held-out families stay out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pungchow_data.faces import FAMILY_STYLES, STYLES, family_variant, render_faces, resolve_styles, style_available
+from pungchow_data.realsets import FAMILIES, HOLDOUT_FAMILIES, family_names, missing_family_fonts
+from pungchow_data.scene import render_scene
+from scoring.errors import PungChowError
+from scoring.tiles import ALL_CODES
+
+from tests.test_data_synthetic import _face_match
+
+AVAILABLE = [n for n in FAMILIES if style_available(FAMILY_STYLES[n])]
+needs_fonts = pytest.mark.skipif(len(AVAILABLE) < len(FAMILIES),
+                                 reason="some real-set family fonts missing: apt-get install " + " ".join(
+                                     sorted({p for n in FAMILIES for p in str(missing_family_fonts(FAMILIES[n]) or "").split()[-1:] if p.startswith("fonts-")})))
+
+
+@needs_fonts
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_every_face_is_drawn_and_distinct(name: str) -> None:
+    style = family_variant(FAMILY_STYLES[name], np.random.default_rng(5))
+    faces = render_faces(style)
+    assert set(faces) == set(ALL_CODES)
+    flat = {c: f[..., :3].astype(np.float32) for c, f in faces.items()}
+    blank = flat["WD"]
+    for code in ALL_CODES:
+        if code not in ("WD", "XX"):
+            assert np.abs(flat[code] - blank).mean() > 2.0, f"{name} {code} is an empty face"
+    for a in ("1C", "2C", "1F", "1S", "EW"):
+        for b in ("1C", "2C", "1F", "1S", "EW"):
+            if a < b:
+                assert np.abs(flat[a] - flat[b]).mean() > 1.0, f"{name}: {a} and {b} look the same"
+
+
+@needs_fonts
+def test_sets_of_one_family_differ() -> None:
+    rng = np.random.default_rng(0)
+    a, b = (render_faces(family_variant(FAMILY_STYLES["real-kai"], rng))["1B"] for _ in range(2))
+    assert a.shape == b.shape and np.abs(a.astype(float) - b.astype(float)).mean() > 1.0
+
+
+@needs_fonts
+@pytest.mark.parametrize("name", ["real-kai", "real-wenkai"])
+def test_each_labelled_quad_holds_its_tile(name: str) -> None:
+    checked = wrong = 0
+    for i in range(3):
+        style = family_variant(FAMILY_STYLES[name], np.random.default_rng([7, i]))
+        faces = render_faces(style)
+        scene = render_scene(np.random.default_rng([99, i]), style, f"t{i}", photo_effects=False)
+        for t in scene.record.tiles:
+            quad = np.array(t.quad)
+            if np.linalg.norm(quad[1] - quad[0]) < 30:
+                continue
+            checked += 1
+            wrong += _face_match(scene.image, quad, faces) != t.code
+    assert checked >= 10
+    assert wrong <= max(1, checked // 20), f"{wrong} of {checked} labelled quads hold another tile"
+
+
+def test_family_names_and_held_out_families() -> None:
+    assert set(family_names(["train"])).isdisjoint(HOLDOUT_FAMILIES)
+    assert set(family_names(["train"])) | set(HOLDOUT_FAMILIES) == set(FAMILIES)
+    assert family_names(["heldout"]) == list(HOLDOUT_FAMILIES)
+    assert set(FAMILY_STYLES).isdisjoint(STYLES)  # classic default style list unchanged: old commands keep their bytes
+    assert all(s.family is None for s in resolve_styles(None))
+
+
+def test_missing_family_fonts_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pungchow_data import realsets
+
+    monkeypatch.setattr(realsets, "_fontconfig_files", lambda: {})
+    monkeypatch.setattr(realsets, "FONT_FILES", {k: ("/nonexistent/" + k, p, i) for k, (_, p, i) in realsets.FONT_FILES.items()})
+    message = missing_family_fonts(FAMILIES["real-wenkai"])
+    assert message is not None and "\n" not in message and "fonts-lxgw-wenkai" in message
+    with pytest.raises(PungChowError, match="install"):
+        resolve_styles(["real-wenkai"])

@@ -1,0 +1,94 @@
+"""A few classifier training steps on a handful of crops: the real-set crops, the ONNX start and --resume work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch not installed (optional extra: pip install -e .[train])")
+pytest.importorskip("onnx", reason="onnx not installed (optional extra: pip install -e .[train])")
+
+from pungchow_data.faces import FAMILY_STYLES, style_available  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "tests" / "fixtures" / "data" / "synth-sample"
+pytestmark = pytest.mark.skipif(not style_available(FAMILY_STYLES["real-kai"]),
+                                reason="fonts of the real-kai family missing: apt-get install fonts-arphic-ukai")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from recognizer.train.prepare import prepare
+
+    out = tmp_path_factory.mktemp("cache")
+    prepare([str(SAMPLE)], str(out), ("train", "val", "test"))
+    for split in ("val", "test"):  # the 4-scene sample may leave a split empty: reuse train
+        if not (out / f"{split}.pkl").stat().st_size > 200:
+            (out / f"{split}.pkl").write_bytes((out / "train.pkl").read_bytes())
+    return out
+
+
+def test_onnx_start_computes_what_the_onnx_model_does(cache: Path) -> None:
+    import onnxruntime as ort
+
+    from recognizer.geometry import to_input
+    from recognizer.train.nets import TileClassifier
+    from recognizer.train.train import _load, classifier_batch, load_onnx_weights
+
+    data = _load(str(cache), "train")
+    rng = np.random.default_rng(0)
+    model = TileClassifier()
+    load_onnx_weights(model, str(ROOT / "models" / "classifier.onnx"), data["crops"], rng)
+    x = to_input(classifier_batch(data["crops"], np.arange(min(16, len(data["crops"]))), rng, False))
+    session = ort.InferenceSession(str(ROOT / "models" / "classifier.onnx"), providers=["CPUExecutionProvider"])
+    want = session.run(None, {"input": x})[0]
+    model.eval()
+    with torch.no_grad():
+        got = model(torch.from_numpy(x))[0].numpy()
+    assert np.abs(got - want).max() < 1e-3 * max(1.0, float(np.abs(want).max()))
+    model.train()
+    with torch.no_grad():  # batch statistics of the same crops: close to the evaluation-mode answer
+        train_mode = model(torch.from_numpy(x))[0].numpy()
+    assert (train_mode.argmax(1) == want.argmax(1)).mean() >= 0.7
+
+
+def test_few_steps_then_resume(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recognizer.train import train as tr
+    from recognizer.train.realcrops import RealCropSource
+
+    from recognizer.train import realcrops
+
+    monkeypatch.setattr(realcrops, "SET_POOL", 2)
+    monkeypatch.setattr(tr, "HALF_TURN", 0.5)
+    monkeypatch.setattr(tr, "QUARTER_TURN", 0.5)
+    tr.train_classifier(str(cache), steps=4, out=str(tmp_path), batch=8, lr=1e-3, real_share=0.5, families=["real-kai"],
+                        checkpoint_every=0.0, stop_at=2)
+    ck = torch.load(tmp_path / "classifier-ckpt.pt", map_location="cpu", weights_only=False)
+    assert ck["step"] == 2 and ck["steps"] == 4
+    first = {k: v.clone() for k, v in ck["model"].items()}
+    (tmp_path / "classifier-ckpt.pt").rename(tmp_path / "mid.pt")
+    tr.train_classifier(str(cache), steps=4, out=str(tmp_path), batch=8, lr=1e-3, real_share=0.5, families=["real-kai"],
+                        resume=str(tmp_path / "mid.pt"))
+    again = torch.load(tmp_path / "classifier-ckpt.pt", map_location="cpu", weights_only=False)
+    assert again["step"] == 4
+    assert any(not torch.equal(first[k], again["model"][k]) for k in first if first[k].dtype.is_floating_point)
+    with pytest.raises(SystemExit, match="same --steps"):
+        tr.train_classifier(str(cache), steps=9, out=str(tmp_path), batch=8, resume=str(tmp_path / "mid.pt"))
+    src = RealCropSource(["real-kai"], np.random.default_rng(3))
+    crop, label = src.sample()
+    assert crop.shape == (80, 60, 3) and 0 <= label < 44
+
+
+def test_sideways_crop_keeps_a_square_box(cache: Path) -> None:
+    from recognizer.geometry import CROP_H, CROP_W, crop_tile
+    from recognizer.train.train import _cache_box, _load, _sideways
+
+    data = _load(str(cache), "train")
+    rng = np.random.default_rng(1)
+    for i in range(5):
+        img, box = _sideways(data["crops"][i], _cache_box(), rng)
+        assert 0.85 <= box[2] / box[3] <= 1.2  # crop_tile will not turn it back: the tile stays sideways
+        assert box[0] >= 0 and box[0] + box[2] <= img.shape[1] + 1e-6 and box[1] + box[3] <= img.shape[0] + 1e-6
+        assert crop_tile(img, box).shape == (CROP_H, CROP_W, 3)
