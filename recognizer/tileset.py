@@ -19,6 +19,7 @@ import tempfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -177,6 +178,11 @@ class TileSet:
     #: Below this face match (see match_score) a photo is not of this set and is read without it.
     looks_like: float = LOOKS_LIKE
 
+    @cached_property
+    def half_faces(self) -> np.ndarray:
+        """The face templates at half size, made once per set for the coarse match."""
+        return _halved(self.templates)
+
     def scores(self, crops: np.ndarray, emb: np.ndarray, faces: np.ndarray | None = None) -> np.ndarray:
         """(N, len(codes)) best prototype score of each code (``faces``: the crops' aligned_match, if known)."""
         corner, level = _features(crops)
@@ -199,7 +205,7 @@ class TileSet:
         are matched again at full resolution (the rest score -1).
         """
         grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-        rough = _slide_all(_halved(grey), _halved(self.templates))
+        rough = _slide_all(_halved(grey), self.half_faces)
         if coarse or not len(crops):
             return rough
         out = np.full_like(rough, -1.0)
@@ -247,8 +253,13 @@ class TileSet:
         if len(dets) == 0:
             return dets
 
+        seen: dict[float, float] = {}
+
         def score(f: float) -> float:
-            return self.match_score(rgb, grown(dets, f), limit=16)
+            f = round(f, 4)
+            if f not in seen:
+                seen[f] = self.match_score(rgb, grown(dets, f), limit=16)
+            return seen[f]
 
         best = max(factors, key=score)
         for step in (0.05, 0.025):
