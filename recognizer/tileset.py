@@ -34,7 +34,7 @@ from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 from recognizer.models import load_model, models_dir
 from scoring.jsonfile import JsonInputError, load_json_file
-from scoring.tiles import ALL_CODES
+from scoring.tiles import ALL_CODES, PLAYING_CODES
 
 #: Weights of the template similarity and the grey-level difference against the embedding's cosine.
 TEMPLATE_WEIGHT = 3.0
@@ -64,9 +64,62 @@ OTHER_LOOK_MARGIN = 0.03
 LOOKS_LIKE = 0.55
 #: A layout cell's height over width must lie in this range, or the photo's row holds another number of tiles.
 MIN_CELL_ASPECT, MAX_CELL_ASPECT = 0.9, 2.2
+#: A complete set: four tiles of each playing face, and eight bonus tiles.
+COPIES_PER_FACE = 4
+BONUS_TILES = 8
+#: A photo is read as a complete set only when the tile-by-tile reading already fits its counts on this share of tiles.
+COMPLETE_AGREEMENT = 0.9
 #: The fewest distinct faces a calibration may learn from.
 MIN_TILES = 9
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def complete_set_counts(codes: "tuple[str, ...]") -> np.ndarray | None:
+    """Tiles of each code in a complete set: four of each playing face, and ``BONUS_TILES`` shared evenly among
+    the set's bonus faces (one each of eight flowers and seasons; two each of Harr's four mandarins). None when
+    the set's codes cannot make one (not every playing face calibrated, or bonus faces that cannot share evenly)."""
+    if set(PLAYING_CODES) - set(codes):
+        return None
+    bonus = len(codes) - len(PLAYING_CODES)
+    if bonus and BONUS_TILES % bonus:
+        return None
+    return np.array([COPIES_PER_FACE if c in PLAYING_CODES else BONUS_TILES // bonus for c in codes], np.int64)
+
+
+def assign(cost: np.ndarray) -> np.ndarray:
+    """The column given to each row of a square cost matrix so the total cost is least (Hungarian method with
+    potentials; each row's search for a free column is one vectorised step per column visited)."""
+    n = len(cost)
+    u, v = np.zeros(n + 1), np.zeros(n + 1)
+    owner = np.zeros(n + 1, np.int64)  # owner[j]: the row (1-based) holding column j; column 0 is the search's start
+    way = np.zeros(n + 1, np.int64)
+    for i in range(1, n + 1):
+        owner[0], j0 = i, 0
+        low = np.full(n + 1, np.inf)
+        used = np.zeros(n + 1, bool)
+        while True:
+            used[j0] = True
+            i0 = owner[j0]
+            reduced = cost[i0 - 1] - u[i0] - v[1:]
+            free = ~used[1:]
+            better = free & (reduced < low[1:])
+            low[1:][better] = reduced[better]
+            way[1:][better] = j0
+            j1 = int(np.argmin(np.where(free, low[1:], np.inf))) + 1
+            delta = low[j1]
+            u[owner[used]] += delta
+            v[used] -= delta
+            low[~used] -= delta
+            j0 = j1
+            if owner[j0] == 0:
+                break
+        while j0:
+            j1 = int(way[j0])
+            owner[j0] = owner[j1]
+            j0 = j1
+    col = np.zeros(n, np.int64)
+    col[owner[1:] - 1] = np.arange(n)
+    return col
 
 
 def user_tileset_dir() -> Path:
@@ -242,7 +295,35 @@ class TileSet:
         sure = probs.max(axis=1)
         square = (best >= TRUST_MATCH) & ((sure < SURE_CLASSIFIER) | (best >= OVERRULE_MATCH))
         square |= (sure < UNSURE_CLASSIFIER) & (best >= FAINT_MATCH)  # the classifier is guessing: a fair face match beats it
-        return np.where(square[:, None], out, probs)
+        return self.as_complete_set(np.where(square[:, None], out, probs), s)
+
+    def as_complete_set(self, probs: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """When the photo evidently shows the whole set, each face read exactly as often as a complete set holds it.
+
+        Evident means: the set knows every playing face, as many tiles read face up as a complete set has
+        (see complete_set_counts), and the tile-by-tile reading already fits those counts on at least
+        ``COMPLETE_AGREEMENT`` of the tiles (a pile of tiles of this set, not a hand or two sets mixed).
+        Then the faces are given out by the assignment that maximises the set's total score: a tile whose
+        best face is already taken four times goes to its next best. Each changed tile keeps its row's
+        probabilities, with the assigned face's and the top face's swapped.
+        """
+        counts = complete_set_counts(self.codes)
+        top = probs.argmax(axis=1)
+        up = np.nonzero((top != XX_INDEX) & (top != NT_INDEX))[0]
+        if counts is None or len(up) != int(counts.sum()):
+            return probs
+        index = np.array([CLASSES.index(c) for c in self.codes])
+        read = np.array([np.nonzero(index == t)[0][0] if t in index else -1 for t in top[up]])
+        fits = sum(min(int((read == k).sum()), int(n)) for k, n in enumerate(counts))
+        if fits < COMPLETE_AGREEMENT * len(up):
+            return probs
+        slots = np.repeat(np.arange(len(self.codes)), counts)
+        given = slots[assign(-np.nan_to_num(scores[up][:, slots], neginf=-1e9))]
+        out = probs.copy()
+        for row, k in zip(up, given):
+            want, was = index[k], top[row]
+            out[row, want], out[row, was] = probs[row, was], probs[row, want]
+        return out
 
     def rescale(self, rgb: np.ndarray, dets: Detections, factors: tuple[float, ...] = RESCALE_FACTORS) -> Detections:
         """Grow or shrink every box by the one factor under which the set's faces match best.
