@@ -371,8 +371,9 @@ class TileSet:
             if score > best_score:
                 best, best_score = sized, score
         fitted = self.rescale(rgb, best)
-        unlike = self.aligned_match(crops_of(rgb, fitted.boxes), coarse=True).max(axis=1) < TRUST_MATCH
-        return fitted[~(unlike & (fitted.scores < CONFIDENT))]  # an unsure box unlike every face: print, not a tile
+        unsure = np.nonzero(fitted.scores < CONFIDENT)[0]
+        unlike = unsure[self.aligned_match(crops_of(rgb, fitted.boxes[unsure]), coarse=True).max(axis=1, initial=-1.0) < TRUST_MATCH]
+        return fitted[np.setdiff1d(np.arange(len(fitted)), unlike)]  # an unsure box unlike every face: print, not a tile
 
     def save(self, folder: Path, meta: dict) -> None:
         folder.mkdir(parents=True, exist_ok=True)
