@@ -25,7 +25,7 @@ _SUFFIXES = ("64_", "")
 
 
 @cache
-def _openblas() -> "tuple[Any, Any] | None":
+def _openblas() -> tuple[Any, Any] | None:
     """(get, set) thread-count functions of NumPy's OpenBLAS, or None where they cannot be found."""
     libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
     for path in sorted(glob.glob(os.path.join(libs, "*openblas*"))):

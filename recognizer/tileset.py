@@ -69,12 +69,14 @@ COPIES_PER_FACE = 4
 BONUS_TILES = 8
 #: A photo is read as a complete set only when the tile-by-tile reading already fits its counts on this share of tiles.
 COMPLETE_AGREEMENT = 0.9
+#: ... and when at least this share of a complete set's tiles is found face up (a few may be missed or hidden).
+COMPLETE_FOUND = 0.95
 #: The fewest distinct faces a calibration may learn from.
 MIN_TILES = 9
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
-def complete_set_counts(codes: "tuple[str, ...]") -> np.ndarray | None:
+def complete_set_counts(codes: tuple[str, ...]) -> np.ndarray | None:
     """Tiles of each code in a complete set: four of each playing face, and ``BONUS_TILES`` shared evenly among
     the set's bonus faces (one each of eight flowers and seasons; two each of Harr's four mandarins). None when
     the set's codes cannot make one (not every playing face calibrated, or bonus faces that cannot share evenly)."""
@@ -298,19 +300,20 @@ class TileSet:
         return self.as_complete_set(np.where(square[:, None], out, probs), s)
 
     def as_complete_set(self, probs: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        """When the photo evidently shows the whole set, each face read exactly as often as a complete set holds it.
+        """When the photo evidently shows the whole set, each face read at most as often as a complete set holds it.
 
-        Evident means: the set knows every playing face, as many tiles read face up as a complete set has
-        (see complete_set_counts), and the tile-by-tile reading already fits those counts on at least
-        ``COMPLETE_AGREEMENT`` of the tiles (a pile of tiles of this set, not a hand or two sets mixed).
-        Then the faces are given out by the assignment that maximises the set's total score: a tile whose
-        best face is already taken four times goes to its next best. Each changed tile keeps its row's
-        probabilities, with the assigned face's and the top face's swapped.
+        Evident means: the set knows every playing face, nearly as many tiles read face up as a complete set
+        has (``COMPLETE_FOUND`` of complete_set_counts, never more), and the tile-by-tile reading already fits
+        those counts on at least ``COMPLETE_AGREEMENT`` of the tiles (a pile of this set's tiles, not a hand, not
+        two sets mixed). Then the faces are given out by the assignment that maximises the set's total score: a
+        tile whose best face is already taken four times goes to its next best (where tiles were missed, a face
+        may be read fewer times than the set holds it). Each changed tile keeps its row's probabilities, with
+        the assigned face's and the top face's swapped.
         """
         counts = complete_set_counts(self.codes)
         top = probs.argmax(axis=1)
         up = np.nonzero((top != XX_INDEX) & (top != NT_INDEX))[0]
-        if counts is None or len(up) != int(counts.sum()):
+        if counts is None or not COMPLETE_FOUND * counts.sum() <= len(up) <= counts.sum():
             return probs
         index = np.array([CLASSES.index(c) for c in self.codes])
         read = np.array([np.nonzero(index == t)[0][0] if t in index else -1 for t in top[up]])
@@ -318,7 +321,9 @@ class TileSet:
         if fits < COMPLETE_AGREEMENT * len(up):
             return probs
         slots = np.repeat(np.arange(len(self.codes)), counts)
-        given = slots[assign(-np.nan_to_num(scores[up][:, slots], neginf=-1e9))]
+        cost = np.zeros((len(slots), len(slots)))  # rows past the tiles found: the missed tiles, free to take any face
+        cost[: len(up)] = -np.nan_to_num(scores[up][:, slots], neginf=-1e9)
+        given = slots[assign(cost)[: len(up)]]
         out = probs.copy()
         for row, k in zip(up, given):
             want, was = index[k], top[row]

@@ -128,7 +128,7 @@ def bare_set(codes: tuple[str, ...]) -> TileSet:
 
 def test_complete_set_reading_gives_each_face_its_count() -> None:
     """136 tiles of a set without bonus faces, one 1B read as 2B (its second best): the assignment moves it back,
-    since 2B is then read five times; a photo with another count of tiles is left as read."""
+    since 2B is then read five times; a photo with far fewer tiles, face-down tiles or counts far from a set's is left as read."""
     ts = bare_set(PLAYING_CODES)
     truth = np.repeat(np.arange(34), 4)
     scores = np.full((136, 34), -5.0)
@@ -141,7 +141,9 @@ def test_complete_set_reading_gives_each_face_its_count() -> None:
     fixed = ts.as_complete_set(probs, scores)
     assert [CLASSES[k] for k in fixed.argmax(1)] == [PLAYING_CODES[k] for k in truth]
     assert fixed[0].max() == pytest.approx(0.9)  # the set's confidence stays, the face changes
-    assert (ts.as_complete_set(probs[:-1], scores[:-1]) == probs[:-1]).all()  # 135 tiles: not evidently the whole set
+    missed = ts.as_complete_set(probs[:-3], scores[:-3])  # three tiles missed: still the whole set, the 1B still moves back
+    assert [CLASSES[k] for k in missed.argmax(1)] == [PLAYING_CODES[k] for k in truth[:-3]]
+    assert (ts.as_complete_set(probs[:120], scores[:120]) == probs[:120]).all()  # 120 tiles: not evidently the whole set
     down = probs.copy()
     down[5:, :] = 0.001
     down[5:, XX_INDEX] = 0.9
