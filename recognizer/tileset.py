@@ -44,6 +44,8 @@ TEMPERATURE = 0.05
 JITTER_COPIES = 24
 #: Box size factors tried when fitting the detector's boxes to the set's faces.
 RESCALE_FACTORS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4)
+#: Boxes sampled to score each size factor.
+RESCALE_SAMPLE = 16
 #: Faces matched again at full resolution per crop, the likeliest by the half-resolution match.
 FINE_CODES = 6
 #: A tile whose best face match reaches this is read by the set; below it, by the classifier alone.
@@ -335,21 +337,25 @@ class TileSet:
 
         The detector's boxes run tighter or looser than the calibration's; one set, one factor, found on
         a coarse grid and then refined twice around the best (the match falls off within a few per cent).
+        Each factor's score is match_score on a sample of ``RESCALE_SAMPLE`` boxes; the factors of one
+        round are matched in one batch (one matrix product, not one per factor).
         """
         if len(dets) == 0:
             return dets
-
+        sample = dets[np.linspace(0, len(dets) - 1, min(RESCALE_SAMPLE, len(dets))).round().astype(np.int64)]
         seen: dict[float, float] = {}
 
-        def score(f: float) -> float:
-            f = round(f, 4)
-            if f not in seen:
-                seen[f] = self.match_score(rgb, grown(dets, f), limit=16)
-            return seen[f]
+        def best_of(fs: tuple[float, ...]) -> float:
+            new = [f for f in dict.fromkeys(round(f, 4) for f in fs) if f not in seen]
+            if new:
+                crops = np.concatenate([crops_of(rgb, grown(sample, f).boxes) for f in new])
+                match = self.aligned_match(crops, coarse=True).max(axis=1).reshape(len(new), len(sample))
+                seen.update(zip(new, (float(m) for m in np.median(match, axis=1))))
+            return max(fs, key=lambda f: seen[round(f, 4)])
 
-        best = max(factors, key=score)
+        best = best_of(factors)
         for step in (0.05, 0.025):
-            best = max((best - step, best, best + step), key=score)
+            best = best_of((best - step, best, best + step))
         return grown(dets, best)
 
     def fit(self, rgb: np.ndarray, plain: Detections, looks: "Callable[[], list[Detections]]", match: float | None = None) -> Detections:
