@@ -373,14 +373,15 @@ class TileSet:
         if not len(plain) or start < REFIT_MATCH:
             return plain
         best = sizes_by_orientation(plain)
-        best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN
-        for look in looks() if start < GOOD_MATCH else []:
-            if not len(look):
-                continue
-            sized = sizes_by_orientation(look)
-            score = self.match_score(rgb, sized)
-            if score > best_score:
-                best, best_score = sized, score
+        if start < GOOD_MATCH:
+            best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN
+            for look in looks():
+                if not len(look):
+                    continue
+                sized = sizes_by_orientation(look)
+                score = self.match_score(rgb, sized)
+                if score > best_score:
+                    best, best_score = sized, score
         fitted = self.rescale(rgb, best)
         unsure = np.nonzero(fitted.scores < CONFIDENT)[0]
         unlike = unsure[self.aligned_match(crops_of(rgb, fitted.boxes[unsure]), coarse=True).max(axis=1, initial=-1.0) < TRUST_MATCH]
