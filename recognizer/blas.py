@@ -4,7 +4,8 @@ The recognizer's matrix products (face templates against crop windows, embedding
 prototypes) are small: NumPy's OpenBLAS splits each over every core and its idle threads then
 spin, which on two shared cores roughly doubled the CPU time and wall time of a calibrated reading
 (measured in models/MODEL_CARD.md). The thread count is set through OpenBLAS's own call where
-NumPy's bundled library offers it, and put back afterwards; elsewhere nothing changes.
+NumPy's bundled library offers it, and put back afterwards; elsewhere nothing changes. Readings in
+overlapping threads (two page sessions) may leave the count at one: nothing here needs more.
 """
 
 from __future__ import annotations
