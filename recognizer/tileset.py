@@ -48,6 +48,8 @@ RESCALE_FACTORS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4)
 RESCALE_SAMPLE = 16
 #: Faces matched again at full resolution per crop, the likeliest by the half-resolution match.
 FINE_CODES = 6
+#: ... of those, only the ones whose half-resolution match is within this of the crop's best.
+FINE_MARGIN = 0.15
 #: A tile whose best face match reaches this is read by the set; below it, by the classifier alone.
 TRUST_MATCH = 0.6
 #: The usual boxes are refitted to the set only when its faces match them at least this well (coarse median).
@@ -267,8 +269,9 @@ class TileSet:
             return rough
         out = np.full_like(rough, -1.0)
         likely = np.argsort(-rough, axis=1)[:, :FINE_CODES]
+        near = np.take_along_axis(rough, likely, axis=1) >= rough.max(axis=1, keepdims=True) - FINE_MARGIN
         for k, face in enumerate(self.templates):
-            which = np.nonzero((likely == k).any(axis=1))[0]
+            which = np.nonzero(((likely == k) & near).any(axis=1))[0]
             if len(which):
                 out[which, k] = _slide(grey[which], face[None])[:, 0]
         return out
