@@ -67,12 +67,13 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def nms(dets: Detections, iou: float = NMS_IOU) -> Detections:
     """Drop a box that overlaps a more confident one by more than ``iou``."""
     order = np.argsort(-dets.scores)
-    ious = iou_matrix(dets.boxes, dets.boxes)
-    keep: list[int] = []
+    overlaps = iou_matrix(dets.boxes, dets.boxes) > iou
+    dropped = np.zeros(len(dets), bool)
     for i in order:
-        if all(ious[i, k] <= iou for k in keep):
-            keep.append(int(i))
-    return dets[np.array(sorted(keep), dtype=np.int64)]
+        if not dropped[i]:
+            dropped |= overlaps[i]
+            dropped[i] = False
+    return dets[np.nonzero(~dropped)[0]]
 
 
 def detect(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD, long_side: int | None = None) -> Detections:

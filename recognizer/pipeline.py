@@ -9,6 +9,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from recognizer.blas import one_blas_thread
 from recognizer.classify import classify
 from recognizer.detect import detect, other_looks
 from recognizer.errors import BadPhotoError
@@ -20,6 +21,11 @@ from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tilese
 
 def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None" = None, **context: Any) -> Recognition:
     """Recognise every tile of a photo and build the hand; ``context`` goes to the Hand (won_by, seat_wind, ...)."""
+    with one_blas_thread():
+        return _recognize(photo, tileset, **context)
+
+
+def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None", **context: Any) -> Recognition:
     times: dict[str, float] = {}
     t = time.perf_counter()
 
@@ -59,7 +65,8 @@ def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition
     own face match on the tiles found (``result``'s, or the detector's when not given); None when no set looks
     like the photo. The page and ``pungchow photo`` offer it."""
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
-    return suggest_tileset(rgb, result.detections if result is not None else detect(rgb), current)
+    with one_blas_thread():
+        return suggest_tileset(rgb, result.detections if result is not None else detect(rgb), current)
 
 
 def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, out: "str | Path") -> None:

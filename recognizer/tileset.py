@@ -19,6 +19,7 @@ import tempfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -33,7 +34,7 @@ from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 from recognizer.models import load_model, models_dir
 from scoring.jsonfile import JsonInputError, load_json_file
-from scoring.tiles import ALL_CODES
+from scoring.tiles import ALL_CODES, PLAYING_CODES
 
 #: Weights of the template similarity and the grey-level difference against the embedding's cosine.
 TEMPLATE_WEIGHT = 3.0
@@ -43,8 +44,12 @@ TEMPERATURE = 0.05
 JITTER_COPIES = 24
 #: Box size factors tried when fitting the detector's boxes to the set's faces.
 RESCALE_FACTORS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4)
+#: Boxes sampled to score each size factor.
+RESCALE_SAMPLE = 16
 #: Faces matched again at full resolution per crop, the likeliest by the half-resolution match.
 FINE_CODES = 6
+#: ... of those, only the ones whose half-resolution match is within this of the crop's best.
+FINE_MARGIN = 0.15
 #: A tile whose best face match reaches this is read by the set; below it, by the classifier alone.
 TRUST_MATCH = 0.6
 #: The usual boxes are refitted to the set only when its faces match them at least this well (coarse median).
@@ -63,9 +68,64 @@ OTHER_LOOK_MARGIN = 0.03
 LOOKS_LIKE = 0.55
 #: A layout cell's height over width must lie in this range, or the photo's row holds another number of tiles.
 MIN_CELL_ASPECT, MAX_CELL_ASPECT = 0.9, 2.2
+#: A complete set: four tiles of each playing face, and eight bonus tiles.
+COPIES_PER_FACE = 4
+BONUS_TILES = 8
+#: A photo is read as a complete set only when the tile-by-tile reading already fits its counts on this share of tiles.
+COMPLETE_AGREEMENT = 0.9
+#: ... and when at least this share of a complete set's tiles is found face up (a few may be missed or hidden).
+COMPLETE_FOUND = 0.95
 #: The fewest distinct faces a calibration may learn from.
 MIN_TILES = 9
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def complete_set_counts(codes: tuple[str, ...]) -> np.ndarray | None:
+    """Tiles of each code in a complete set: four of each playing face, and ``BONUS_TILES`` shared evenly among
+    the set's bonus faces (one each of eight flowers and seasons; two each of Harr's four mandarins). None when
+    the set's codes cannot make one (not every playing face calibrated, or bonus faces that cannot share evenly)."""
+    if set(PLAYING_CODES) - set(codes):
+        return None
+    bonus = len(codes) - len(PLAYING_CODES)
+    if bonus and BONUS_TILES % bonus:
+        return None
+    return np.array([COPIES_PER_FACE if c in PLAYING_CODES else BONUS_TILES // bonus for c in codes], np.int64)
+
+
+def assign(cost: np.ndarray) -> np.ndarray:
+    """The column given to each row of a square cost matrix so the total cost is least (Hungarian method with
+    potentials; each row's search for a free column is one vectorised step per column visited)."""
+    n = len(cost)
+    u, v = np.zeros(n + 1), np.zeros(n + 1)
+    owner = np.zeros(n + 1, np.int64)  # owner[j]: the row (1-based) holding column j; column 0 is the search's start
+    way = np.zeros(n + 1, np.int64)
+    for i in range(1, n + 1):
+        owner[0], j0 = i, 0
+        low = np.full(n + 1, np.inf)
+        used = np.zeros(n + 1, bool)
+        while True:
+            used[j0] = True
+            i0 = owner[j0]
+            reduced = cost[i0 - 1] - u[i0] - v[1:]
+            free = ~used[1:]
+            better = free & (reduced < low[1:])
+            low[1:][better] = reduced[better]
+            way[1:][better] = j0
+            j1 = int(np.argmin(np.where(free, low[1:], np.inf))) + 1
+            delta = low[j1]
+            u[owner[used]] += delta
+            v[used] -= delta
+            low[~used] -= delta
+            j0 = j1
+            if owner[j0] == 0:
+                break
+        while j0:
+            j1 = int(way[j0])
+            owner[j0] = owner[j1]
+            j0 = j1
+    col = np.zeros(n, np.int64)
+    col[owner[1:] - 1] = np.arange(n)
+    return col
 
 
 def user_tileset_dir() -> Path:
@@ -177,6 +237,11 @@ class TileSet:
     #: Below this face match (see match_score) a photo is not of this set and is read without it.
     looks_like: float = LOOKS_LIKE
 
+    @cached_property
+    def half_faces(self) -> np.ndarray:
+        """The face templates at half size, made once per set for the coarse match."""
+        return _halved(self.templates)
+
     def scores(self, crops: np.ndarray, emb: np.ndarray, faces: np.ndarray | None = None) -> np.ndarray:
         """(N, len(codes)) best prototype score of each code (``faces``: the crops' aligned_match, if known)."""
         corner, level = _features(crops)
@@ -199,13 +264,14 @@ class TileSet:
         are matched again at full resolution (the rest score -1).
         """
         grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-        rough = _slide_all(_halved(grey), _halved(self.templates))
+        rough = _slide_all(_halved(grey), self.half_faces)
         if coarse or not len(crops):
             return rough
         out = np.full_like(rough, -1.0)
         likely = np.argsort(-rough, axis=1)[:, :FINE_CODES]
+        near = np.take_along_axis(rough, likely, axis=1) >= rough.max(axis=1, keepdims=True) - FINE_MARGIN
         for k, face in enumerate(self.templates):
-            which = np.nonzero((likely == k).any(axis=1))[0]
+            which = np.nonzero(((likely == k) & near).any(axis=1))[0]
             if len(which):
                 out[which, k] = _slide(grey[which], face[None])[:, 0]
         return out
@@ -236,23 +302,63 @@ class TileSet:
         sure = probs.max(axis=1)
         square = (best >= TRUST_MATCH) & ((sure < SURE_CLASSIFIER) | (best >= OVERRULE_MATCH))
         square |= (sure < UNSURE_CLASSIFIER) & (best >= FAINT_MATCH)  # the classifier is guessing: a fair face match beats it
-        return np.where(square[:, None], out, probs)
+        return self.as_complete_set(np.where(square[:, None], out, probs), s)
+
+    def as_complete_set(self, probs: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """When the photo evidently shows the whole set, each face read at most as often as a complete set holds it.
+
+        Evident means: the set knows every playing face, nearly as many tiles read face up as a complete set
+        has (``COMPLETE_FOUND`` of complete_set_counts, never more), and the tile-by-tile reading already fits
+        those counts on at least ``COMPLETE_AGREEMENT`` of the tiles (a pile of this set's tiles, not a hand, not
+        two sets mixed). Then the faces are given out by the assignment that maximises the set's total score: a
+        tile whose best face is already taken four times goes to its next best (where tiles were missed, a face
+        may be read fewer times than the set holds it). Each changed tile keeps its row's probabilities, with
+        the assigned face's and the top face's swapped.
+        """
+        counts = complete_set_counts(self.codes)
+        top = probs.argmax(axis=1)
+        up = np.nonzero((top != XX_INDEX) & (top != NT_INDEX))[0]
+        if counts is None or not COMPLETE_FOUND * counts.sum() <= len(up) <= counts.sum():
+            return probs
+        index = np.array([CLASSES.index(c) for c in self.codes])
+        read = np.array([np.nonzero(index == t)[0][0] if t in index else -1 for t in top[up]])
+        fits = sum(min(int((read == k).sum()), int(n)) for k, n in enumerate(counts))
+        if fits < COMPLETE_AGREEMENT * len(up):
+            return probs
+        slots = np.repeat(np.arange(len(self.codes)), counts)
+        cost = np.zeros((len(slots), len(slots)))  # rows past the tiles found: the missed tiles, free to take any face
+        cost[: len(up)] = -np.nan_to_num(scores[up][:, slots], neginf=-1e9)
+        given = slots[assign(cost)[: len(up)]]
+        out = probs.copy()
+        for row, k in zip(up, given):
+            want, was = index[k], top[row]
+            out[row, want], out[row, was] = probs[row, was], probs[row, want]
+        return out
 
     def rescale(self, rgb: np.ndarray, dets: Detections, factors: tuple[float, ...] = RESCALE_FACTORS) -> Detections:
         """Grow or shrink every box by the one factor under which the set's faces match best.
 
         The detector's boxes run tighter or looser than the calibration's; one set, one factor, found on
         a coarse grid and then refined twice around the best (the match falls off within a few per cent).
+        Each factor's score is match_score on a sample of ``RESCALE_SAMPLE`` boxes; the factors of one
+        round are matched in one batch (one matrix product, not one per factor).
         """
         if len(dets) == 0:
             return dets
+        sample = dets[np.linspace(0, len(dets) - 1, min(RESCALE_SAMPLE, len(dets))).round().astype(np.int64)]
+        seen: dict[float, float] = {}
 
-        def score(f: float) -> float:
-            return self.match_score(rgb, grown(dets, f), limit=16)
+        def best_of(fs: tuple[float, ...]) -> float:
+            new = [f for f in dict.fromkeys(round(f, 4) for f in fs) if f not in seen]
+            if new:
+                crops = np.concatenate([crops_of(rgb, grown(sample, f).boxes) for f in new])
+                match = self.aligned_match(crops, coarse=True).max(axis=1).reshape(len(new), len(sample))
+                seen.update(zip(new, (float(m) for m in np.median(match, axis=1))))
+            return max(fs, key=lambda f: seen[round(f, 4)])
 
-        best = max(factors, key=score)
+        best = best_of(factors)
         for step in (0.05, 0.025):
-            best = max((best - step, best, best + step), key=score)
+            best = best_of((best - step, best, best + step))
         return grown(dets, best)
 
     def fit(self, rgb: np.ndarray, plain: Detections, looks: "Callable[[], list[Detections]]", match: float | None = None) -> Detections:
@@ -270,17 +376,19 @@ class TileSet:
         if not len(plain) or start < REFIT_MATCH:
             return plain
         best = sizes_by_orientation(plain)
-        best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN
-        for look in looks() if start < GOOD_MATCH else []:
-            if not len(look):
-                continue
-            sized = sizes_by_orientation(look)
-            score = self.match_score(rgb, sized)
-            if score > best_score:
-                best, best_score = sized, score
+        if start < GOOD_MATCH:
+            best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN
+            for look in looks():
+                if not len(look):
+                    continue
+                sized = sizes_by_orientation(look)
+                score = self.match_score(rgb, sized)
+                if score > best_score:
+                    best, best_score = sized, score
         fitted = self.rescale(rgb, best)
-        unlike = self.aligned_match(crops_of(rgb, fitted.boxes), coarse=True).max(axis=1) < TRUST_MATCH
-        return fitted[~(unlike & (fitted.scores < CONFIDENT))]  # an unsure box unlike every face: print, not a tile
+        unsure = np.nonzero(fitted.scores < CONFIDENT)[0]
+        unlike = unsure[self.aligned_match(crops_of(rgb, fitted.boxes[unsure]), coarse=True).max(axis=1, initial=-1.0) < TRUST_MATCH]
+        return fitted[np.setdiff1d(np.arange(len(fitted)), unlike)]  # an unsure box unlike every face: print, not a tile
 
     def save(self, folder: Path, meta: dict) -> None:
         folder.mkdir(parents=True, exist_ok=True)
