@@ -10,13 +10,13 @@ from pungchow_data.realsets import FAMILIES, HOLDOUT_FAMILIES, family_names, mis
 from pungchow_data.scene import render_scene
 from scoring.errors import PungChowError
 from scoring.tiles import ALL_CODES
-
 from tests.test_data_synthetic import _face_match
 
 AVAILABLE = [n for n in FAMILIES if style_available(FAMILY_STYLES[n])]
+MISSING_PACKAGES = sorted({p for n in FAMILIES for p in str(missing_family_fonts(FAMILIES[n]) or "").split()[-1:]
+                           if p.startswith("fonts-")})
 needs_fonts = pytest.mark.skipif(len(AVAILABLE) < len(FAMILIES),
-                                 reason="some real-set family fonts missing: apt-get install " + " ".join(
-                                     sorted({p for n in FAMILIES for p in str(missing_family_fonts(FAMILIES[n]) or "").split()[-1:] if p.startswith("fonts-")})))
+                                 reason="some real-set family fonts missing: apt-get install " + " ".join(MISSING_PACKAGES))
 
 
 @needs_fonts

@@ -55,10 +55,9 @@ def test_onnx_start_computes_what_the_onnx_model_does(cache: Path) -> None:
 
 
 def test_few_steps_then_resume(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recognizer.train import realcrops
     from recognizer.train import train as tr
     from recognizer.train.realcrops import RealCropSource
-
-    from recognizer.train import realcrops
 
     monkeypatch.setattr(realcrops, "SET_POOL", 2)
     monkeypatch.setattr(tr, "HALF_TURN", 0.5)

@@ -20,8 +20,18 @@ from recognizer.classify import classify_tile_image
 from recognizer.errors import TileSetError
 from recognizer.image import load_photo
 from recognizer.pipeline import better_tileset, recognize
-from recognizer.tileset import (Calibration, builtin_tileset_dir, calibrate, check_layout, learn, load_tileset, photo_rows,
-                                read_calibration, read_layout, save_tileset)
+from recognizer.tileset import (
+    Calibration,
+    builtin_tileset_dir,
+    calibrate,
+    check_layout,
+    learn,
+    load_tileset,
+    photo_rows,
+    read_calibration,
+    read_layout,
+    save_tileset,
+)
 
 SOURCE = builtin_tileset_dir() / "pungchow-1922" / "source"
 FIXTURES = Path(__file__).parent / "fixtures" / "photos"
@@ -38,8 +48,9 @@ def captioned(rgb: np.ndarray, scale: float, pad: int = 60) -> np.ndarray:
     for k, y in enumerate(range(pad + 20, h - pad, int(80 * scale) + 10)):
         cv2.putText(img, f"Fig {k + 1}. ABCDEFGH", (4, y), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (30, 30, 30), 1)
         cv2.putText(img, "o o o : . : 1 2 3", (w - pad + 2, y), cv2.FONT_HERSHEY_PLAIN, 0.7, (30, 30, 30), 1)
-    cv2.putText(img, "Illustration No. 2. A complete set of Pung Chow tiles", (pad, pad - 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 1)
-    cv2.putText(img, "The bamboos, the dots, the characters and the honours", (pad, h - pad + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 1)
+    ink = (20, 20, 20)
+    cv2.putText(img, "Illustration No. 2. A complete set of Pung Chow tiles", (pad, pad - 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, ink, 1)
+    cv2.putText(img, "The bamboos, the dots, the characters and the honours", (pad, h - pad + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.6, ink, 1)
     return img
 
 
@@ -98,7 +109,7 @@ def tile_crops() -> list[tuple[np.ndarray, str]]:
             continue
         rgb = load_photo(FIXTURES / name)
         for tile in entry["tiles"]:
-            x, y, w, h = (int(round(v)) for v in tile["bbox"])
+            x, y, w, h = (round(v) for v in tile["bbox"])
             crop = np.ascontiguousarray(rgb[max(0, y):y + h, max(0, x):x + w])
             if min(crop.shape[:2]) >= 12:
                 out.append((crop, tile["code"]))
