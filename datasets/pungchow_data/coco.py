@@ -1,17 +1,7 @@
-"""The one dataset format every source is written in and every consumer reads (COCO style).
+"""Writing datasets in the one format every source uses and every consumer reads (COCO style).
 
-A dataset is a folder ``DIR/`` holding ``DIR/images/*.jpg`` and ``DIR/annotations.json``::
-
-    {"info": {...}, "licenses": [...],
-     "categories": [{"id": i + 1, "name": code} for i, code in enumerate(ALL_CODES)],
-     "images": [{"id", "file_name", "width", "height", "scene", "split", "style", "source",
-                 "license", "hand", "groups": [{"id", "kind", "exposed", "hand_index"}]}],
-     "annotations": [{"id", "image_id", "category_id", "code", "bbox", "quad", "face_down",
-                      "standing", "group", "area", "iscrowd"}]}
-
-COCO tools read it as plain COCO; the extra keys carry what scoring and evaluation need
-(the hand, the meld groups, the scene id to split by, the style to hold out).
-Category ids are ``ALL_CODES.index(code) + 1`` because COCO reserves 0.
+The format, and the typed records read back from it, are defined in :mod:`recognizer.coco` (the
+product's evaluation reads it without this training-data package); this module writes it.
 """
 
 from __future__ import annotations

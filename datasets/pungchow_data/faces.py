@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from pungchow_data.characters import FLOWER_CHARS, NUMERALS, WIND_CHARS
 from scoring.tiles import ALL_CODES
 
 #: Face size in pixels (width, height); tiles in photos are rarely wider than this.
@@ -46,9 +47,6 @@ BACK_COLOURS: dict[str, RGB] = {
     "bamboo": (190, 150, 90),
 }
 
-NUMERALS = "一二三四五六七八九"
-WIND_CHARS = {"EW": "東", "SW": "南", "WW": "西", "NW": "北"}
-FLOWER_CHARS = {"1F": "梅", "2F": "蘭", "3F": "菊", "4F": "竹", "1S": "春", "2S": "夏", "3S": "秋", "4S": "冬"}
 CORNER_LETTERS = {"EW": "E", "SW": "S", "WW": "W", "NW": "N", "RD": "R", "GD": "G", "WD": "W"}
 
 

@@ -18,6 +18,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from pungchow_data.characters import FLOWER_CHARS as BONUS_NAMES
+from pungchow_data.characters import NUMERALS
+from pungchow_data.characters import WIND_CHARS as WINDS
+
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
 
@@ -47,9 +51,6 @@ INK_BLUE: RGB = (28, 60, 150)
 INK_BLACK: RGB = (28, 26, 30)
 FACES: tuple[RGB, ...] = ((244, 242, 232), (238, 228, 200), (228, 216, 186), (248, 248, 244), (236, 232, 214))
 
-NUMERALS = "一二三四五六七八九"
-WINDS = {"EW": "東", "SW": "南", "WW": "西", "NW": "北"}
-BONUS_NAMES = {"1F": "梅", "2F": "蘭", "3F": "菊", "4F": "竹", "1S": "春", "2S": "夏", "3S": "秋", "4S": "冬"}
 #: Western corner indices: suits by number, winds by letter, dragons C (red), F (green), P (white).
 CORNER = {"EW": "E", "SW": "S", "WW": "W", "NW": "N", "RD": "C", "GD": "F", "WD": "P"}
 
