@@ -46,6 +46,8 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
             raise PungChowError(f"--option takes NAME=VALUE, not {item!r}")
         options[name.strip()] = value.strip()
     if args.limit is not None:
+        if "limit" in options and options["limit"] != args.limit:
+            raise PungChowError(f"--limit {args.limit} and --option limit={options['limit']} disagree: give the limit once")
         options["limit"] = args.limit
     return options
 

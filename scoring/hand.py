@@ -280,7 +280,7 @@ class Hand:
         for meld in self.melds:
             if meld.kind is MeldKind.PAIR:
                 found.append(f"{meld} is a pair: only chows, pungs and kongs are declared; leave pairs with the concealed tiles")
-        size = len(self.concealed) + 3 * len(self.melds)
+        size = len(self.concealed) + sum(min(3, len(meld.tiles)) for meld in self.melds)  # a kong counts as three
         expected = 14 if self.winner else 13
         if size != expected:
             role = "a winning hand" if self.winner else "a hand that did not win"

@@ -136,6 +136,22 @@ def test_a_deal_joins_a_hand_saved_before_it_and_keeps_it_once(tmp_path: Path) -
     assert len(store.hands(game.id)) == 4 and store.settlements(game.id)[0].settlement == {"net": {"Ann": 1}}
 
 
+def test_no_hand_joins_a_deal_already_settled_nor_a_deal_numbered_below_one(tmp_path: Path) -> None:
+    store = History(tmp_path / "h.sqlite3")
+    game = store.new_game("", PLAYERS)
+    store.save_deal(game.id, [keep("Ann", "a"), keep("Bo", "b")], settlement={"net": {"Ann": 10, "Bo": -10}},
+                    rule_set="harr-1922", rule_version="1")
+    with pytest.raises(HistoryError, match="settled already"):
+        store.save_deal(game.id, [keep("Di", "late")], deal=1)
+    with pytest.raises(HistoryError, match="settled already"):
+        store.save_hand(game.id, deal=1, player="Di", hand={}, notation="1B", rule_set="harr-1922", rule_version="1",
+                        options={}, score=None)
+    for bad in (0, -1):
+        with pytest.raises(HistoryError, match="start at 1"):
+            store.save_deal(game.id, [keep("Di", "zero")], deal=bad)
+    assert sorted(h.player for h in store.hands(game.id)) == ["Ann", "Bo"]
+
+
 def test_hands_saved_without_a_deal_each_take_the_next_number(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("", PLAYERS)

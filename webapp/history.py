@@ -301,6 +301,8 @@ class History:
                           photo_name, photo_sha256, thumbnail)
         self.game(game_id)
         with self._connect(immediate=True) as db:
+            if deal is not None:
+                _check_open_deal(db, game_id, deal)
             return _insert_hand(db, game_id, _next_deal(db, game_id) if deal is None else deal, keep)
 
     def save_deal(
@@ -318,6 +320,8 @@ class History:
         for _ in range(1 if deal is not None else DEAL_TRIES):
             try:
                 with self._connect(immediate=True) as db:
+                    if deal is not None:
+                        _check_open_deal(db, game_id, deal)
                     number = deal if deal is not None else _next_deal(db, game_id)
                     for keep in hands:
                         _insert_hand(db, game_id, number, keep)
@@ -403,6 +407,14 @@ def _net_by_deal(settlements: Sequence[SettlementRecord]) -> dict[tuple[int, str
         for player, amount in (s.settlement.get("net") or {}).items():
             net[(s.deal, player)] = amount
     return net
+
+
+def _check_open_deal(db: sqlite3.Connection, game_id: int, deal: int) -> None:
+    """Hands join only a deal that exists in numbering (1 and up) and is not settled yet: a settlement is final."""
+    if isinstance(deal, bool) or not isinstance(deal, int) or deal < 1:
+        raise HistoryError(f"deal numbers start at 1, not {deal!r}")
+    if db.execute("SELECT 1 FROM settlements WHERE game_id = ? AND deal = ?", (game_id, deal)).fetchone():
+        raise HistoryError(f"deal {deal} of game {game_id} is settled already; a settlement is kept once, never replaced")
 
 
 def _next_deal(db: sqlite3.Connection, game_id: int) -> int:
