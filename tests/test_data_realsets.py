@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pungchow_data.faces import FAMILY_STYLES, STYLES, family_variant, render_faces, resolve_styles, style_available
+from pungchow_data.faces import FAMILY_STYLES, STYLES, family_variant, missing_fonts, render_faces, resolve_styles, style_available
 from pungchow_data.realsets import FAMILIES, HOLDOUT_FAMILIES, family_names, missing_family_fonts
 from pungchow_data.scene import render_scene
 from scoring.errors import PungChowError
@@ -66,6 +66,10 @@ def test_family_names_and_held_out_families() -> None:
     assert set(family_names(["train"])) | set(HOLDOUT_FAMILIES) == set(FAMILIES)
     assert family_names(["heldout"]) == list(HOLDOUT_FAMILIES)
     assert set(FAMILY_STYLES).isdisjoint(STYLES)  # classic default style list unchanged: old commands keep their bytes
+
+
+@pytest.mark.skipif(missing_fonts() is not None, reason=str(missing_fonts()))
+def test_the_default_styles_are_the_classic_ones() -> None:
     assert all(s.family is None for s in resolve_styles(None))
 
 

@@ -77,6 +77,8 @@ def _generate(args: argparse.Namespace) -> int:
     from pungchow_data.generate import GenerateConfig, generate, summary
 
     check_dataset_out(args.out)
+    if not 0.0 <= args.mix_bodies <= 1.0:
+        raise PungChowError(f"--mix-bodies must be a share between 0 and 1, not {args.mix_bodies}")
     from pungchow_data.realsets import HOLDOUT_FAMILIES, family_names
 
     exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
@@ -88,8 +90,6 @@ def _generate(args: argparse.Namespace) -> int:
     if families:  # families alone render only families; with --styles, both
         include = (include or []) + [f for f in families if f not in (include or [])]
     styles = tuple(s.name for s in resolve_styles(include, exclude))
-    if not 0.0 <= args.mix_bodies <= 1.0:
-        raise PungChowError(f"--mix-bodies must be a share between 0 and 1, not {args.mix_bodies}")
     config = GenerateConfig(out=args.out, count=args.count, seed=args.seed, styles=styles, split=args.split,
                             workers=max(1, args.workers), mix_bodies=args.mix_bodies)
 
