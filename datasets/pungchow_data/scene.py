@@ -279,17 +279,24 @@ def table_texture(rng: np.random.Generator) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _spot_off_the_tiles(rng: np.random.Generator, size: int, keep_out: tuple[float, float, float, float],
+                        margin: float) -> tuple[float, float] | None:
+    """A random point on the table at least ``margin`` px clear of the tiles' area (ten tries), or None."""
+    x0, y0, x1, y1 = keep_out
+    for _ in range(10):
+        cx, cy = rng.uniform(0, size, 2)
+        if not (x0 - margin < cx < x1 + margin and y0 - margin < cy < y1 + margin):
+            return float(cx), float(cy)
+    return None
+
+
 def _draw_clutter(rng: np.random.Generator, tex: np.ndarray, keep_out: tuple[float, float, float, float]) -> None:
     """Cups, coins, phones, scoring sticks: things on the table that are not tiles."""
-    s = tex.shape[0]
-    x0, y0, x1, y1 = keep_out
     for _ in range(int(rng.integers(0, 6))):
-        for _ in range(10):
-            cx, cy = rng.uniform(0, s, 2)
-            if not (x0 - 40 < cx < x1 + 40 and y0 - 40 < cy < y1 + 40):
-                break
-        else:
+        spot = _spot_off_the_tiles(rng, tex.shape[0], keep_out, 40)
+        if spot is None:
             continue
+        cx, cy = spot
         colour = tuple(int(c) for c in rng.integers(0, 255, 3))
         kind = rng.integers(3)
         if kind == 0:
@@ -310,15 +317,11 @@ def _draw_table_things(rng: np.random.Generator, tex: np.ndarray, keep_out: tupl
 
     Drawn only in real-set family scenes (older styles keep their bytes); the detector learns these are not tiles.
     """
-    s = tex.shape[0]
-    x0, y0, x1, y1 = keep_out
     for _ in range(int(rng.integers(1, 6))):
-        for _ in range(10):
-            cx, cy = rng.uniform(0, s, 2)
-            if not (x0 - 30 < cx < x1 + 30 and y0 - 30 < cy < y1 + 30):
-                break
-        else:
+        spot = _spot_off_the_tiles(rng, tex.shape[0], keep_out, 30)
+        if spot is None:
             continue
+        cx, cy = spot
         kind = int(rng.integers(4))
         angle = float(rng.uniform(0, 180))
         if kind == 0:  # a printed page: paper, lines of text (dark dashes at this scale), maybe a heading
