@@ -60,9 +60,8 @@ def recognise(reader: Reader, photo: Photo, tileset: str | None = None) -> Recog
 def tileset_offer(reader: Reader, photo: Photo, tileset: str | None = None) -> str | None:
     """A calibrated set that would read this photo better than ``tileset`` (by the set's own face match), as a
     sentence for the page to offer, or None."""
-    finder = getattr(reader.pipeline, "better_tileset", None)
     try:
-        better = finder(photo.image, None, tileset or None) if finder else None
+        better = reader.pipeline.better_tileset(photo.image, None, tileset or None)
     except PungChowError:
         return None  # an offer must never stop the photo being read
     return None if better is None else f"This photo looks like the tile set {better.name} (face match {better.match:.2f}): choose it above to read it."
