@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.engine import RuleSet, Score, ScoreResult, score_with
-from scoring.errors import InvalidHandError, UnknownRuleSetError
+from scoring.errors import UnknownRuleSetError
 from scoring.hand import Hand
-from scoring.rulesets import Refusal, get_rule_set, rule_sets
+from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all
 from scoring.settle.books import settle
 from scoring.settle.model import Incident, Player, Settlement, Table
 from scoring.settle.registry import settling_book
@@ -71,15 +71,9 @@ def score_under(hand: Hand, rules: str,
     chosen = {n: dict((options or {}).get(n) or {}) for n in names}
     for name, given in chosen.items():
         check_options(name, given)
-    if len(names) == 1 and rules.strip().lower() != ALL:
+    if rules.strip().lower() != ALL:
         return {names[0]: score_with(get_rule_set(names[0]), hand, chosen[names[0]])}
-    results: dict[str, ScoreResult | Refusal] = {}
-    for name in names:
-        try:
-            results[name] = score_with(get_rule_set(name), hand, chosen[name])
-        except InvalidHandError as refused:
-            results[name] = Refusal(name, str(refused))
-    return results
+    return score_all(hand, chosen)
 
 
 def score_one(hand: Hand, rules: str, options: Mapping[str, Any] | None = None) -> ScoreResult:

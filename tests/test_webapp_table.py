@@ -8,7 +8,7 @@ from scoring.api import rule_sets
 from scoring.errors import PungChowError
 from scoring.service import ALL, score_under
 from webapp import table as tb
-from webapp.scores import breakdown_rows, value_text
+from webapp.scores import breakdown_rows
 
 WINNER = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
 LOSER = "1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]"
@@ -58,7 +58,7 @@ def test_breakdown_and_side_by_side() -> None:
     assert isinstance(harr, ScoreResult)
     rows = breakdown_rows(harr)
     assert rows[0]["value"] == "+20" and "Harr" in rows[0]["citation"]
-    assert value_text(harr.lines[0]) == "+20"
+    assert harr.lines[0].value == "+20"
 
 
 @needs_harr

@@ -5,16 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.api import ScoreLine, ScoreResult
+from scoring.api import ScoreResult
 from scoring.engine import Score
 from scoring.service import total_text
 
-__all__ = ["alternative_rows", "breakdown_rows", "total_text", "value_text"]
-
-
-def value_text(line: ScoreLine) -> str:
-    """What a line is worth, as a player says it: +2, x2, limit (the words the CLI prints)."""
-    return line.value
+__all__ = ["alternative_rows", "breakdown_rows", "total_text"]
 
 
 def breakdown_rows(score: Score | ScoreResult) -> list[dict[str, str]]:
