@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from scoring.jsonfile import InputFileError, read_input_file
 from recognizer.errors import BadPhotoError
+from scoring.jsonfile import InputFileError, read_input_file
 
 #: Refuse photos above this many pixels (a decompression bomb, or a scan far beyond any phone).
 MAX_PIXELS = 100_000_000
@@ -37,18 +37,7 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
         data = _read_photo_file(Path(source), name)
     if not data:
         raise BadPhotoError(f"{name} is empty (0 bytes); take or copy the photo again")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as im:
-                width, height = im.size
-                fmt = im.format
-                orientation = _orientation_tag(im)
-    except Image.DecompressionBombError:
-        raise BadPhotoError(f"{name} claims more than {2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6:.0f} MP, far more than any photo; "
-                            "it may be a decompression bomb, so it was not opened") from None
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
-        raise BadPhotoError(f"{name} is not an image we can read ({type(exc).__name__}); use a JPEG or PNG photo") from None
+    width, height, fmt, orientation = read_header(data, name)
     if width * height > MAX_PIXELS:
         raise BadPhotoError(
             f"{name} is {width}x{height} ({width * height / 1e6:.0f} MP), more than the {MAX_PIXELS / 1e6:.0f} MP we read; "
@@ -86,6 +75,20 @@ def _orientation_tag(im: Image.Image) -> object:
         return im.getexif().get(0x0112, 1)
     except (OSError, ValueError, SyntaxError, struct.error):
         return 1
+
+
+def read_header(data: bytes, name: str = "the photo") -> tuple[int, int, str | None, object]:
+    """(width, height, format, EXIF orientation) from the file's header alone, before any pixel is decoded."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                return im.size[0], im.size[1], im.format, _orientation_tag(im)
+    except Image.DecompressionBombError:
+        raise BadPhotoError(f"{name} claims more than {2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6:.0f} MP, far more than any photo; "
+                            "it may be a decompression bomb, so it was not opened") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
+        raise BadPhotoError(f"{name} is not an image we can read ({type(exc).__name__}); use a JPEG or PNG photo") from None
 
 
 def _read_photo_file(path: Path, name: str) -> bytes:

@@ -7,15 +7,12 @@ is refused with a message the player can act on, and the page carries on.
 from __future__ import annotations
 
 import hashlib
-import io
-import warnings
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from PIL import Image
 
-from recognizer.image import load_photo
+from recognizer.image import load_photo, read_header
 from scoring.errors import PungChowError
 
 #: Largest upload the page reads, in megabytes (``server.maxUploadSize`` in ``.streamlit/config.toml`` matches).
@@ -80,12 +77,10 @@ def _header_size(data: bytes) -> tuple[int, int]:
     """(width, height) as the file's header gives them, read before any pixel is decoded; (0, 0) when
     the header cannot be read (the decoder then says what is wrong)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as im:
-                return im.size
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        width, height, _, _ = read_header(data)
+    except PungChowError:
         return 0, 0
+    return width, height
 
 
 def _decode(data: bytes, name: str) -> np.ndarray:
