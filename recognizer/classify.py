@@ -25,13 +25,21 @@ def crops_of(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
 
 
 def run_classifier(crops: np.ndarray, model: Model | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Crops -> (probabilities (N, len(CLASSES)), unit embeddings (N, D))."""
+    """Crops -> (probabilities (N, len(CLASSES)), unit embeddings (N, D)).
+
+    Tiles lie either way up on a table (a photo taken across it shows the far sets upside down), so
+    every crop is read as it is and turned half a turn, and the two readings' probabilities are
+    averaged: a tile reads the same from both sides of the table, and two looks are surer than one.
+    The embedding (for tile-set prototypes) is the crop's own, as calibrated.
+    """
     model = model or load_model("classifier")
     probs, embs = [], []
-    for a in range(0, len(crops), BATCH):
-        logits, emb = model.run(to_input(crops[a:a + BATCH]))
-        probs.append(softmax(logits))
-        embs.append(emb)
+    for a in range(0, len(crops), BATCH // 2):
+        part = crops[a:a + BATCH // 2]
+        logits, emb = model.run(to_input(np.concatenate([part, part[:, ::-1, ::-1]])))
+        p = softmax(logits)
+        probs.append((p[:len(part)] + p[len(part):]) / 2)
+        embs.append(emb[:len(part)])
     if not probs:
         return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 128), np.float32)
     return np.concatenate(probs), np.concatenate(embs)

@@ -6,7 +6,17 @@ import numpy as np
 import pytest
 
 from pungchow_data.faces import FAMILY_STYLES, STYLES, family_variant, missing_fonts, render_faces, resolve_styles, style_available
-from pungchow_data.realsets import FAMILIES, HOLDOUT_FAMILIES, family_names, missing_family_fonts
+from pungchow_data.realsets import (
+    FAMILIES,
+    HOLDOUT_FAMILIES,
+    design,
+    family_fonts,
+    family_names,
+    missing_family_fonts,
+    missing_glyphs,
+    printed,
+    printed_characters,
+)
 from pungchow_data.scene import render_scene
 from scoring.errors import PungChowError
 from scoring.tiles import ALL_CODES
@@ -34,6 +44,30 @@ def test_every_face_is_drawn_and_distinct(name: str) -> None:
         for b in ("1C", "2C", "1F", "1S", "EW"):
             if a < b:
                 assert np.abs(flat[a] - flat[b]).mean() > 1.0, f"{name}: {a} and {b} look the same"
+
+
+@needs_fonts
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_every_font_of_a_family_draws_every_character_its_sets_print(name: str) -> None:
+    family = FAMILIES[name]
+    text = printed_characters(family)
+    for key in family_fonts(family):
+        assert missing_glyphs(key, text) == "", f"{name}: font {key} has no glyph for these"
+
+
+def test_mainland_sets_print_the_simplified_forms_and_others_the_traditional() -> None:
+    mainland = design(FAMILIES["real-mainland"], 3)
+    kai = design(FAMILIES["real-kai"], 3)
+    assert printed(mainland, "萬發東蘭南") == "万发东兰南"
+    assert printed(kai, "萬發東蘭南") == "萬發東蘭南"
+
+
+def test_flower_and_season_numbers_are_not_always_told_apart_by_colour() -> None:
+    """Half the sets ink every flower and season number alike, so the classifier must read the number itself."""
+    designs = [design(FAMILIES["real-kai"], v) for v in range(200)]
+    one_ink = sum(d.bonus_ink is not None for d in designs)
+    assert 60 < one_ink < 140
+    assert {d.bonus_ink for d in designs if d.bonus_ink is not None} >= {(185, 28, 32), (28, 60, 150), (22, 115, 62), (28, 26, 30)}
 
 
 @needs_fonts

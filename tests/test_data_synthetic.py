@@ -12,7 +12,17 @@ import pytest
 
 from pungchow.cli import main
 from pungchow_data.coco import ImageRecord, TileLabel, load_dataset, write_annotations
-from pungchow_data.faces import BACK_COLOURS, FACE_H, FACE_W, STYLES, missing_fonts, recoloured, render_faces, style_available
+from pungchow_data.faces import (
+    BACK_COLOURS,
+    FACE_H,
+    FACE_W,
+    FAMILY_STYLES,
+    STYLES,
+    missing_fonts,
+    recoloured,
+    render_faces,
+    style_available,
+)
 from pungchow_data.generate import GenerateConfig, generate
 from pungchow_data.hands import TileSet, random_hand
 from pungchow_data.manifest import MANIFEST_PATH, sources, style_sources
@@ -189,9 +199,9 @@ def test_committed_sample_still_regenerates() -> None:
 
 def test_manifest_lists_every_source_with_licence() -> None:
     known = sources()
-    for name in STYLES:
+    for name in [*STYLES, *FAMILY_STYLES]:
         for sid in style_sources(name):
-            assert sid in known
+            assert sid in known, f"style {name} draws on {sid}, which the manifest does not list"
     md = (MANIFEST_PATH.parent / "MANIFEST.md").read_text()
     for s in known.values():
         assert s.license and s.attribution and s.id in md

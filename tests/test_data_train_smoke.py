@@ -40,7 +40,8 @@ def test_onnx_start_computes_what_the_onnx_model_does(cache: Path) -> None:
     data = _load(str(cache), "train")
     rng = np.random.default_rng(0)
     model = TileClassifier()
-    load_onnx_weights(model, str(ROOT / "models" / "classifier.onnx"), data["crops"], rng)
+    sample = to_input(classifier_batch(data["crops"], rng.choice(len(data["crops"]), min(256, len(data["crops"])), replace=False), rng, False))
+    load_onnx_weights(model, str(ROOT / "models" / "classifier.onnx"), torch.from_numpy(sample))
     x = to_input(classifier_batch(data["crops"], np.arange(min(16, len(data["crops"]))), rng, False))
     session = ort.InferenceSession(str(ROOT / "models" / "classifier.onnx"), providers=["CPUExecutionProvider"])
     want = session.run(None, {"input": x})[0]
@@ -52,6 +53,26 @@ def test_onnx_start_computes_what_the_onnx_model_does(cache: Path) -> None:
     with torch.no_grad():  # batch statistics of the same crops: close to the evaluation-mode answer
         train_mode = model(torch.from_numpy(x))[0].numpy()
     assert (train_mode.argmax(1) == want.argmax(1)).mean() >= 0.7
+
+
+def test_onnx_start_of_the_detector_computes_what_the_onnx_detector_does(cache: Path) -> None:
+    import onnxruntime as ort
+
+    from recognizer.geometry import to_input
+    from recognizer.train.nets import TileDetector
+    from recognizer.train.train import _load, detector_sample, load_onnx_weights
+
+    det = _load(str(cache), "train")["det"]
+    rng = np.random.default_rng(1)
+    x = to_input(np.stack([detector_sample(det[i % len(det)], rng)[0] for i in range(8)]))
+    model = TileDetector()
+    load_onnx_weights(model, str(ROOT / "models" / "detector.onnx"), torch.from_numpy(x))
+    session = ort.InferenceSession(str(ROOT / "models" / "detector.onnx"), providers=["CPUExecutionProvider"])
+    want = session.run(None, {session.get_inputs()[0].name: x})[0]
+    model.eval()
+    with torch.no_grad():
+        got = model(torch.from_numpy(x)).numpy()
+    assert np.abs(got - want).max() < 1e-3 * max(1.0, float(np.abs(want).max()))
 
 
 def test_few_steps_then_resume(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from pungchow_data.characters import FLOWER_CHARS as BONUS_NAMES
-from pungchow_data.characters import NUMERALS
+from pungchow_data.characters import NUMERALS, SIMPLIFIED
 from pungchow_data.characters import WIND_CHARS as WINDS
 
 RGB = tuple[int, int, int]
@@ -42,6 +42,18 @@ FONT_FILES: dict[str, tuple[str, str, int]] = {
     "noto-serif": ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc", "fonts-noto-cjk", 3),
     "noto-serif-regular": ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc", "fonts-noto-cjk", 3),
     "noto-sans": ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", "fonts-noto-cjk", 3),
+    "noto-serif-black": ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Black.ttc", "fonts-noto-cjk-extra", 3),
+    "noto-serif-light": ("/usr/share/fonts/opentype/noto/NotoSerifCJK-Light.ttc", "fonts-noto-cjk-extra", 3),
+    "noto-sans-black": ("/usr/share/fonts/opentype/noto/NotoSansCJK-Black.ttc", "fonts-noto-cjk-extra", 3),
+    "cns-sung": ("/usr/share/fonts/truetype/cns11643/TW-Sung-98_1.ttf", "fonts-cns11643-sung", 0),
+    "hanazono": ("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf", "fonts-hanazono", 0),
+    "bizud-mincho": ("/usr/share/fonts/truetype/bizud-mincho/BIZUDMincho-Regular.ttf", "fonts-morisawa-bizud-mincho", 0),
+    "ipaex-mincho": ("/usr/share/fonts/opentype/ipaexfont-mincho/ipaexm.ttf", "fonts-ipaexfont-mincho", 0),
+    "klee": ("/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf", "fonts-klee", 0),
+    "seto": ("/usr/share/fonts/truetype/seto/setofont.ttf", "fonts-seto", 0),
+    # GB 2312 faces: simplified forms only, so only the mainland family (simplified sets) draws with them
+    "gkai": ("/usr/share/fonts/truetype/arphic-gkai00mp/gkai00mp.ttf", "fonts-arphic-gkai00mp", 0),
+    "gbsn": ("/usr/share/fonts/truetype/arphic-gbsn00lp/gbsn00lp.ttf", "fonts-arphic-gbsn00lp", 0),
 }
 LATIN_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf")
 
@@ -69,6 +81,7 @@ class Family:
     white_dragon: tuple[str, ...] = ("frame", "double", "blank")
     corner_index: float = 0.0  # share of sets with Western corner indices
     arabic_on_characters: float = 0.2  # share of sets with a small Arabic numeral beside the character suit
+    simplified: float = 0.0  # share of sets printing the simplified forms (mainland sets)
 
 
 FAMILIES: dict[str, Family] = {
@@ -81,6 +94,12 @@ FAMILIES: dict[str, Family] = {
                birds=("peacock", "stick"), white_dragon=("frame", "blank", "letter")),
         Family("real-western", fonts=("ukai", "uming", "noto-serif"), corner_index=1.0, birds=("sparrow", "peacock", "stick"),
                white_dragon=("frame", "double", "letter")),
+        Family("real-song", fonts=("cns-sung", "hanazono", "bizud-mincho", "ipaex-mincho", "noto-serif-black", "noto-serif-light"),
+               birds=("sparrow", "stick", "peacock"), white_dragon=("frame", "double", "letter", "blank"), corner_index=0.2),
+        Family("real-hand", fonts=("klee", "seto", "noto-sans-black"), numeral_inks=(INK_BLUE, INK_BLACK, INK_GREEN),
+               wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN), birds=("peacock", "sparrow"), corner_index=0.1),
+        Family("real-mainland", fonts=("gkai", "gbsn", "zenhei", "noto-sans-black"), simplified=1.0,
+               birds=("peacock", "stick", "sparrow"), white_dragon=("frame", "blank", "double")),
         # held out by default: fonts and drawings no training family uses
         Family("real-wenkai", fonts=("wenkai", "wenkai-bold"), wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN),
                birds=("crane", "sparrow"), dot_centres=("sun", "flower"), corner_index=0.3),
@@ -120,6 +139,20 @@ def missing_family_fonts(family: Family) -> str | None:
         return "DejaVu fonts not found: install fonts-dejavu-core"
     packages = sorted({FONT_FILES[k][1] for k in family.fonts})
     return f"style family {family.name} has none of its fonts: install {' or '.join(packages)}"
+
+
+def printed_characters(family: Family) -> str:
+    """Every Chinese character a family's sets may print (the simplified forms too where its sets use them)."""
+    text = NUMERALS + "萬發中白" + "".join(WINDS.values()) + "".join(BONUS_NAMES.values())
+    simplified = "".join(SIMPLIFIED.get(c, c) for c in text)
+    return simplified if family.simplified >= 1 else text + simplified if family.simplified > 0 else text
+
+
+def missing_glyphs(key: str, text: str) -> str:
+    """The characters of ``text`` that font ``key`` cannot draw (it would print its empty-box glyph instead)."""
+    font = _cjk(key, 40)
+    tofu = bytes(font.getmask("\U0010fffd"))
+    return "".join(c for c in text if bytes(font.getmask(c)) == tofu)
 
 
 @lru_cache(maxsize=1)
@@ -165,6 +198,9 @@ class SetDesign:
     paint_style: int
     stroke: float  # ink weight factor for drawn shapes
     engraved: bool
+    bonus_ink: RGB | None  # one ink for every flower and season number, or None: flowers red, seasons blue or green
+    bonus_size: float  # height of a flower's or season's number and name, as a share of the face width
+    simplified: bool
 
 
 def design(family: Family, variant: int) -> SetDesign:
@@ -178,7 +214,14 @@ def design(family: Family, variant: int) -> SetDesign:
         corner_index=bool(rng.random() < family.corner_index), arabic=bool(rng.random() < family.arabic_on_characters),
         bonus_number_right=bool(rng.random() < 0.5), paint_style=int(rng.integers(1 << 16)),
         stroke=float(rng.uniform(0.8, 1.3)), engraved=bool(rng.random() < 0.6),
+        bonus_ink=None if rng.random() < 0.5 else pick((INK_RED, INK_BLUE, INK_GREEN, INK_BLACK)),
+        bonus_size=float(rng.uniform(0.17, 0.27)), simplified=bool(rng.random() < family.simplified),
     )
+
+
+def printed(s: SetDesign, text: str) -> str:
+    """The characters as this set prints them (simplified forms on mainland sets)."""
+    return "".join(SIMPLIFIED.get(c, c) for c in text) if s.simplified else text
 
 
 # --- drawing helpers ------------------------------------------------------------------------------
@@ -470,7 +513,7 @@ def draw_face(family: Family, variant: int, code: str, width: int, height: int) 
     if code[0].isdigit() and code[1] == "C":
         n = int(code[0])
         _text(ink, (W / 2 + dx, 0.3 * H + dy), NUMERALS[n - 1], font(0.56 * W), _jit(s.numeral_ink, rng), tilt())
-        _text(ink, (W / 2 + dx, 0.7 * H + dy), "萬", font(0.66 * W), _jit(INK_RED, rng), tilt())
+        _text(ink, (W / 2 + dx, 0.7 * H + dy), printed(s, "萬"), font(0.66 * W), _jit(INK_RED, rng), tilt())
         if s.arabic and not s.corner_index:
             ImageDraw.Draw(ink).text((0.86 * W, 0.1 * H), code[0], font=_latin(int(0.15 * W)), fill=INK_RED + (255,), anchor="mm")
     elif code[0].isdigit() and code[1] == "D":
@@ -493,11 +536,11 @@ def draw_face(family: Family, variant: int, code: str, width: int, height: int) 
             for i, (u, v) in enumerate(_STICKS[n]):
                 _stick(d, x0 + u * (x1 - x0), y0 + v * (y1 - y0), sw, sh, _jit(_stick_ink(n, i), rng), rng)
     elif code in WINDS:
-        _text(ink, (W / 2 + dx, H / 2 + dy + (0.04 * H if s.corner_index else 0)), WINDS[code], font(0.8 * W), _jit(s.wind_ink, rng), tilt())
+        _text(ink, (W / 2 + dx, H / 2 + dy + (0.04 * H if s.corner_index else 0)), printed(s, WINDS[code]), font(0.8 * W), _jit(s.wind_ink, rng), tilt())
     elif code == "RD":
         _text(ink, (W / 2 + dx, H / 2 + dy), "中", font(0.82 * W), _jit(INK_RED, rng), tilt())
     elif code == "GD":
-        _text(ink, (W / 2 + dx, H / 2 + dy), "發", font(0.8 * W), _jit(INK_GREEN, rng), tilt())
+        _text(ink, (W / 2 + dx, H / 2 + dy), printed(s, "發"), font(0.8 * W), _jit(INK_GREEN, rng), tilt())
     elif code == "WD":
         m = rng.uniform(0.13, 0.2) * W
         lw = max(2, int(0.05 * W * s.stroke))
@@ -512,10 +555,12 @@ def draw_face(family: Family, variant: int, code: str, width: int, height: int) 
     elif code in BONUS_NAMES:
         kind = _PAINTING_FOR[code] if code[1] == "F" and rng.random() < 0.7 else str(rng.choice(list(_PAINTING_FOR.values()) + ["figure", "scene"] * 2))
         _painting(d, kind, (0.12 * W, 0.22 * H, 0.88 * W, 0.95 * H), rng, s.stroke)
-        num_ink = INK_RED if code[1] == "F" else INK_BLUE if rng.random() < 0.6 else INK_GREEN
+        num_ink = s.bonus_ink or (INK_RED if code[1] == "F" else INK_BLUE if rng.random() < 0.6 else INK_GREEN)
         nx, cx = (0.82, 0.18) if s.bonus_number_right else (0.18, 0.82)
-        _text(ink, (nx * W, 0.1 * H), code[0], _latin(int(0.2 * W), serif=rng.random() < 0.5), num_ink)
-        _text(ink, (cx * W, 0.1 * H), BONUS_NAMES[code], _cjk(s.font, int(0.18 * W)), num_ink if rng.random() < 0.5 else INK_BLACK)
+        top = 0.1 * H * s.bonus_size / 0.2
+        _text(ink, (nx * W, top), code[0], _latin(int(s.bonus_size * W), serif=rng.random() < 0.5), num_ink)
+        _text(ink, (cx * W, top), printed(s, BONUS_NAMES[code]), _cjk(s.font, int(0.9 * s.bonus_size * W)),
+              num_ink if rng.random() < 0.5 else INK_BLACK)
     if s.corner_index and code not in BONUS_NAMES and not (code == "WD" and s.white_dragon == "blank"):
         label = CORNER.get(code) or code[0]
         colour = INK_RED if code[1:] in ("C", "D") or code == "RD" else INK_GREEN if code == "GD" else INK_BLUE

@@ -127,7 +127,8 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
     p = _weights(tr["sources"])
     model = TileClassifier()
     if init_onnx:
-        load_onnx_weights(model, init_onnx, tr["crops"], rng)
+        idx = rng.choice(len(tr["crops"]), size=min(512, len(tr["crops"])), replace=False)
+        load_onnx_weights(model, init_onnx, torch.from_numpy(to_input(classifier_batch(tr["crops"], idx, rng, False))))
     model, opt, sched = _start(model, init, lr, steps, warm_up=0.1)
     real = None
     if real_share > 0:
@@ -195,37 +196,42 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
     print(f"classifier done in {time.time() - t0:.0f}s", flush=True)
 
 
-def load_onnx_weights(model: TileClassifier, path: str, crops: np.ndarray, rng: np.random.Generator) -> None:
-    """Start from a shipped ONNX classifier: its convolutions have the batch norms folded in, so each
-    norm is refitted to the statistics the folded convolution gives on some training crops, which makes
-    the torch network compute what the ONNX one does in training mode and in evaluation mode alike."""
+def load_onnx_weights(model: torch.nn.Module, path: str, sample: torch.Tensor) -> None:
+    """Start from a shipped ONNX network (classifier or detector): its convolutions have the batch norms
+    folded in, so each norm is refitted to the statistics the folded convolution gives on ``sample``
+    (a batch of network inputs), which makes the torch network compute what the ONNX one does in
+    training mode and in evaluation mode alike."""
     import onnx
     from onnx import numpy_helper
 
     graph = onnx.load(path).graph
     init = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
     convs = [n for n in graph.node if n.op_type == "Conv"]
-    layers = [m for m in model.features if isinstance(m, torch.nn.Sequential)]
-    if len(convs) != len(layers):
-        raise SystemExit(f"{path} has {len(convs)} convolutions, the classifier {len(layers)}: not the same network")
-    sd = model.state_dict()
-    for name in ("embed.weight", "embed.bias", "head.weight", "head.bias"):
-        sd[name] = torch.from_numpy(init[name].copy())
-    biases = []
-    for node, layer in zip(convs, layers):
-        conv, bn = layer[0], layer[1]
+    folded = {id(m[0]): m for m in model.modules() if isinstance(m, torch.nn.Sequential) and len(m) == 3
+              and isinstance(m[0], torch.nn.Conv2d) and isinstance(m[1], torch.nn.BatchNorm2d)}
+    targets = [m for m in model.modules() if isinstance(m, torch.nn.Conv2d)]
+    if len(convs) != len(targets) or any(tuple(init[n.input[1]].shape) != tuple(t.weight.shape) for n, t in zip(convs, targets)):
+        raise SystemExit(f"{path} does not hold the same network as {type(model).__name__}: rebuild from scratch instead")
+    for name, tensor in model.state_dict().items():  # linear layers keep their names in the ONNX file
+        if name in init and not name.startswith(("features", "s2", "s4", "s8", "s16", "s32", "up", "merge", "out")):
+            tensor.copy_(torch.from_numpy(init[name].copy()))
+    layers, biases = [], []
+    for node, conv in zip(convs, targets):
         conv.weight.data = torch.from_numpy(init[node.input[1]].copy())
-        biases.append(torch.from_numpy(init[node.input[2]].copy()))
-    model.load_state_dict({**sd, **{k: v for k, v in model.state_dict().items() if k.startswith("features")}})
+        bias = torch.from_numpy(init[node.input[2]].copy()) if len(node.input) > 2 else torch.zeros(conv.out_channels)
+        if id(conv) in folded:
+            layers.append(folded[id(conv)])
+            biases.append(bias)
+        elif conv.bias is not None:
+            conv.bias.data = bias
     stats: list[tuple[torch.Tensor, torch.Tensor]] = []
     hooks = [layer[0].register_forward_hook(lambda m, i, o: stats.append((o.mean((0, 2, 3)), o.var((0, 2, 3))))) for layer in layers]
     for layer, b in zip(layers, biases):  # identity norms plus the folded bias: the ONNX network exactly
         bn = layer[1]
         bn.running_mean.zero_(); bn.running_var.fill_(1 - bn.eps); bn.weight.data.fill_(1.0); bn.bias.data = b.clone()
     model.eval()
-    idx = rng.choice(len(crops), size=min(512, len(crops)), replace=False)
     with torch.no_grad():
-        model(torch.from_numpy(to_input(classifier_batch(crops, idx, rng, False))))
+        model(sample)
     for h in hooks:
         h.remove()
     for layer, b, (mean, var) in zip(layers, biases, stats):
@@ -333,15 +339,19 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int = 0, init: str | None = None,
-                   grid_p: float = 0.0, lr: float = 2e-3) -> None:
-    """Train (or, from ``init``, fine-tune) the detector; ``grid_p`` of the samples are grid scenes on paper."""
+                   grid_p: float = 0.0, lr: float = 2e-3, init_onnx: str | None = None) -> None:
+    """Train (or, from ``init`` / ``init_onnx``, fine-tune) the detector; ``grid_p`` of the samples are grid scenes on paper."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     tr = _load(cache, "train")
     det = tr["det"]
     p = _weights([d["source"] for d in det])
     nt = CLASSES.index("NT")
-    model, opt, sched = _start(TileDetector(), init, lr, steps, warm_up=0.05)
+    model = TileDetector()
+    if init_onnx:
+        picks = rng.choice(len(det), size=min(64, len(det)), replace=False)
+        load_onnx_weights(model, init_onnx, torch.from_numpy(to_input(np.stack([detector_sample(det[i], rng)[0] for i in picks]))))
+    model, opt, sched = _start(model, init, lr, steps, warm_up=0.05)
     t0 = time.time()
     for step in range(1, steps + 1):
         model.train()
@@ -384,7 +394,7 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--leo-weight", type=float, default=LEO_WEIGHT, help="how much more often a leo photo's tile is drawn")
     ap.add_argument("--channel-shuffle", type=float, default=CHANNEL_SHUFFLE, help="chance of permuting a crop's colour channels")
-    ap.add_argument("--init-onnx", help="classifier ONNX (e.g. models/classifier.onnx) to fine-tune from")
+    ap.add_argument("--init-onnx", help="shipped ONNX network (models/classifier.onnx or models/detector.onnx) to fine-tune from")
     ap.add_argument("--resume", help="classifier checkpoint (OUT/classifier-ckpt.pt) to continue from, same --steps")
     ap.add_argument("--stop-at", type=int, help="end the classifier run after this step (checkpoint kept; go on with --resume)")
     ap.add_argument("--checkpoint-every", type=float, default=180.0, help="seconds between classifier checkpoints")
@@ -408,7 +418,7 @@ def main() -> None:
                          real_share=args.real_share, families=family_names(args.families), resume=args.resume,
                          checkpoint_every=args.checkpoint_every, stop_at=args.stop_at)
     else:
-        train_detector(args.cache, args.steps, args.out, init=args.init, grid_p=args.grids, lr=args.lr)
+        train_detector(args.cache, args.steps, args.out, init=args.init, grid_p=args.grids, lr=args.lr, init_onnx=args.init_onnx)
 
 
 if __name__ == "__main__":

@@ -103,7 +103,7 @@ def photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("photos")
     sample = np.asarray(Image.open(SAMPLE).convert("RGB"))
     flawed = sample.copy()
-    flawed[232:332, 490:570] = sample[340:440, 480:560]  # the 4 of characters painted over with table: missed
+    flawed[232:332, 433:495] = sample[340:440, 433:495]  # the 3 of characters painted over with table: missed
     copy = Image.fromarray(sample[232:317, 257:329]).resize((63, 87))
     flawed[239:326, 556:619] = np.asarray(copy)  # the 5 of characters shows the 6 of bamboo beside it: read wrong
     loser = sample.copy()
@@ -230,8 +230,8 @@ def fix_the_flawed_hand(p: Player, flawed: Path) -> int:
     p.idle()
     p.step("fixed-wrong-tile")
     p.tap(p.find("[data-testid='stExpander'] summary", "Add a tile the reader missed"))
-    p.tap(p.find("[class*='st-key-w_add_'][class*='_4C'] button"))
-    p.find("[data-testid='stAlert']", "added #15 4C")
+    p.tap(p.find("[class*='st-key-w_add_'][class*='_3C'] button"))
+    p.find("[data-testid='stAlert']", "added #15 3C")
     p.step("added-missed-tile")
     reader_said = p.find("[data-testid='stCaptionContainer']", "for the winning tile").text
     assert "#14 9B" in reader_said, "the winning tile the reader set apart is marked, and the page says so"

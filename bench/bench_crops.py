@@ -1,0 +1,100 @@
+"""Classifier alone on labelled tiles: top-1 / top-3 by tile group, and the commonest confusions.
+
+    python bench/bench_crops.py data/real-heldout [--split test] [--turn 0|90|180|270] [--limit N]
+    PUNGCHOW_MODELS=artifacts/cand python bench/bench_crops.py data/real-heldout
+
+Each labelled box is framed exactly as the pipeline frames a detected one (``recognizer.classify``),
+so this measures reading, not finding; it is the measure of "real crops read uncalibrated".
+``--turn`` turns each photo first (the labels with it), to see how a tile lying another way is read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from recognizer.classify import crops_of, run_classifier
+from recognizer.labels import CLASSES
+
+GROUPS = {
+    "characters": tuple(f"{n}C" for n in range(1, 10)),
+    "dots": tuple(f"{n}D" for n in range(1, 10)),
+    "bamboo": tuple(f"{n}B" for n in range(1, 10)),
+    "winds": ("EW", "SW", "WW", "NW"),
+    "dragons": ("RD", "GD", "WD"),
+    "flowers+seasons": ("1F", "2F", "3F", "4F", "1S", "2S", "3S", "4S"),
+    "white dragon": ("WD",),
+    "face down": ("XX",),
+}
+
+
+def turned(rgb: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned clockwise by a multiple of 90 degrees, with its (x0, y0, x1, y1) boxes."""
+    h, w = rgb.shape[:2]
+    x0, y0, x1, y1 = boxes.T
+    if degrees == 90:
+        return np.ascontiguousarray(np.rot90(rgb, -1)), np.stack([h - y1, x0, h - y0, x1], 1)
+    if degrees == 180:
+        return np.ascontiguousarray(rgb[::-1, ::-1]), np.stack([w - x1, h - y1, w - x0, h - y0], 1)
+    if degrees == 270:
+        return np.ascontiguousarray(np.rot90(rgb, 1)), np.stack([y0, w - x1, y1, w - x0], 1)
+    return rgb, boxes
+
+
+def read_dataset(root: Path, split: str | None, turn: int, limit: int | None) -> tuple[list[str], np.ndarray]:
+    """(labelled codes, probabilities) over every labelled tile of the split."""
+    coco = json.loads((root / "annotations.json").read_text())
+    by_image: dict[int, list[dict]] = {}
+    for a in coco["annotations"]:
+        by_image.setdefault(a["image_id"], []).append(a)
+    codes: list[str] = []
+    probs: list[np.ndarray] = []
+    images = [im for im in coco["images"] if split is None or im.get("split") == split][:limit]
+    for im in images:
+        anns = [a for a in by_image.get(im["id"], []) if a.get("code") in CLASSES]
+        if not anns:
+            continue
+        bgr = cv2.imread(str(root / im["file_name"]), cv2.IMREAD_COLOR)
+        rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+        boxes = np.array([[x, y, x + w, y + h] for x, y, w, h in (a["bbox"] for a in anns)], np.float32)
+        rgb, boxes = turned(rgb, boxes, turn)
+        xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
+        p, _ = run_classifier(crops_of(rgb, xywh))
+        probs.append(p)
+        codes += [a["code"] for a in anns]
+    return codes, np.concatenate(probs) if probs else np.zeros((0, len(CLASSES)))
+
+
+def report(codes: list[str], probs: np.ndarray) -> dict:
+    truth = np.array([CLASSES.index(c) for c in codes])
+    top3 = np.argsort(-probs, axis=1)[:, :3]
+    hit1 = top3[:, 0] == truth
+    hit3 = (top3 == truth[:, None]).any(axis=1)
+    out: dict = {"tiles": len(codes), "top1": round(float(hit1.mean()), 4), "top3": round(float(hit3.mean()), 4), "groups": {}}
+    for name, members in GROUPS.items():
+        m = np.isin(np.array(codes), members)
+        if m.any():
+            out["groups"][name] = {"n": int(m.sum()), "top1": round(float(hit1[m].mean()), 3), "top3": round(float(hit3[m].mean()), 3)}
+    wrong = Counter(f"{codes[i]}->{CLASSES[top3[i, 0]]}" for i in np.flatnonzero(~hit1))
+    out["confusions"] = dict(wrong.most_common(12))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dataset")
+    ap.add_argument("--split", default=None, help="only this split (default: every image)")
+    ap.add_argument("--turn", type=int, default=0, choices=(0, 90, 180, 270))
+    ap.add_argument("--limit", type=int, default=None, help="only the first N photos")
+    args = ap.parse_args()
+    codes, probs = read_dataset(Path(args.dataset), args.split, args.turn, args.limit)
+    print(json.dumps({"dataset": args.dataset, "split": args.split, "turn": args.turn, **report(codes, probs)}))
+
+
+if __name__ == "__main__":
+    main()
