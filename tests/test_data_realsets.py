@@ -116,3 +116,17 @@ def test_missing_family_fonts_is_one_line(monkeypatch: pytest.MonkeyPatch) -> No
     assert message is not None and "\n" not in message and "fonts-lxgw-wenkai" in message
     with pytest.raises(PungChowError, match="install"):
         resolve_styles(["real-wenkai"])
+
+
+@needs_fonts
+def test_a_run_can_ask_for_more_flowers_and_seasons(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recognizer.labels import CLASSES
+    from recognizer.train import realcrops
+
+    monkeypatch.setattr(realcrops, "SET_POOL", 1)
+    monkeypatch.setattr(realcrops, "BONUS_SHARE", 1.0)
+    source = realcrops.RealCropSource(["real-kai"], np.random.default_rng(3))
+    labels = [CLASSES[source.sample()[1]] for _ in range(40)]
+    assert set(labels) <= set(realcrops.BONUS_CODES) | {"NT"} and len(set(labels) - {"NT"}) >= 5
+    monkeypatch.setattr(realcrops, "BONUS_SHARE", 0.0)
+    assert not {CLASSES[source.sample()[1]] for _ in range(40)} & set(realcrops.BONUS_CODES)

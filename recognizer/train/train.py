@@ -402,6 +402,7 @@ def main() -> None:
     ap.add_argument("--families", nargs="+", default=["train"], help="real-set families to draw ('train' = all but the held-out ones)")
     ap.add_argument("--quarter-turn", type=float, default=QUARTER_TURN, help="chance of a sideways tile squeezed into a square box")
     ap.add_argument("--half-turn", type=float, default=HALF_TURN, help="chance of turning a training crop upside down")
+    ap.add_argument("--bonus-share", type=float, default=None, help="share of on-the-fly tile crops that are flowers and seasons (default 8/43)")
     ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -414,6 +415,10 @@ def main() -> None:
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
                          CHANNEL_SHUFFLE=args.channel_shuffle, HALF_TURN=args.half_turn,
                          QUARTER_TURN=args.quarter_turn)
+        if args.bonus_share is not None:
+            from recognizer.train import realcrops
+
+            realcrops.BONUS_SHARE = args.bonus_share
         train_classifier(args.cache, args.steps, args.out, init=args.init, lr=args.lr, init_onnx=args.init_onnx,
                          real_share=args.real_share, families=family_names(args.families), resume=args.resume,
                          checkpoint_every=args.checkpoint_every, stop_at=args.stop_at)
