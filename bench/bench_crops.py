@@ -18,8 +18,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from pungchow_data.rotate import turn_point
 from recognizer.classify import crops_of, run_classifier
 from recognizer.labels import CLASSES
+from scoring.tiles import BONUS_CODES
 
 GROUPS = {
     "characters": tuple(f"{n}C" for n in range(1, 10)),
@@ -27,23 +29,22 @@ GROUPS = {
     "bamboo": tuple(f"{n}B" for n in range(1, 10)),
     "winds": ("EW", "SW", "WW", "NW"),
     "dragons": ("RD", "GD", "WD"),
-    "flowers+seasons": ("1F", "2F", "3F", "4F", "1S", "2S", "3S", "4S"),
+    "flowers+seasons": BONUS_CODES,
     "white dragon": ("WD",),
     "face down": ("XX",),
 }
 
 
 def turned(rgb: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.ndarray, np.ndarray]:
-    """The photo turned clockwise by a multiple of 90 degrees, with its (x0, y0, x1, y1) boxes."""
+    """The photo turned clockwise by a multiple of 90 degrees, with its (x, y, w, h) boxes (as ``pungchow data rotate`` turns them)."""
+    turns = degrees // 90
     h, w = rgb.shape[:2]
-    x0, y0, x1, y1 = boxes.T
-    if degrees == 90:
-        return np.ascontiguousarray(np.rot90(rgb, -1)), np.stack([h - y1, x0, h - y0, x1], 1)
-    if degrees == 180:
-        return np.ascontiguousarray(rgb[::-1, ::-1]), np.stack([w - x1, h - y1, w - x0, h - y0], 1)
-    if degrees == 270:
-        return np.ascontiguousarray(np.rot90(rgb, 1)), np.stack([y0, w - x1, y1, w - x0], 1)
-    return rgb, boxes
+    out = []
+    for x, y, bw, bh in boxes:
+        corners = np.array([turn_point(px, py, w, h, turns, edges=True) for px, py in ((x, y), (x + bw, y + bh))])
+        lo, hi = corners.min(0), corners.max(0)
+        out.append([lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]])
+    return np.ascontiguousarray(np.rot90(rgb, -turns)), np.array(out, np.float32).reshape(-1, 4)
 
 
 def read_dataset(root: Path, split: str | None, turn: int, limit: int | None) -> tuple[list[str], np.ndarray]:
@@ -61,10 +62,8 @@ def read_dataset(root: Path, split: str | None, turn: int, limit: int | None) ->
             continue
         bgr = cv2.imread(str(root / im["file_name"]), cv2.IMREAD_COLOR)
         rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
-        boxes = np.array([[x, y, x + w, y + h] for x, y, w, h in (a["bbox"] for a in anns)], np.float32)
-        rgb, boxes = turned(rgb, boxes, turn)
-        xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
-        p, _ = run_classifier(crops_of(rgb, xywh))
+        rgb, boxes = turned(rgb, np.array([a["bbox"] for a in anns], np.float32), turn)
+        p, _ = run_classifier(crops_of(rgb, boxes))
         probs.append(p)
         codes += [a["code"] for a in anns]
     return codes, np.concatenate(probs) if probs else np.zeros((0, len(CLASSES)))

@@ -13,6 +13,7 @@ import numpy as np
 
 from recognizer.labels import CLASSES, NOT_A_TILE
 from recognizer.train.prepare import CACHE_CONTEXT, CACHE_SIZE
+from scoring.tiles import BONUS_CODES
 
 #: Sets kept drawn at once; one is replaced every ``SET_REFRESH`` crops (drawing a set takes ~0.6 s).
 SET_POOL = 24
@@ -21,7 +22,8 @@ NT_SHARE = 0.12
 #: Share of tile crops that are flowers and seasons; None: drawn like any other code (8 of 43). A run can ask for
 #: more, because their corner number is the one small detail that alone names them.
 BONUS_SHARE: float | None = None
-BONUS_CODES = ("1F", "2F", "3F", "4F", "1S", "2S", "3S", "4S")
+#: The tile codes other than flowers and seasons (and not-a-tile): what the rest of a ``BONUS_SHARE`` run draws from.
+OTHER_CODES = tuple(c for c in CLASSES if c not in BONUS_CODES and c != NOT_A_TILE)
 PRINT_CHARS = "東南西北中發白萬一二三四五六七八九梅蘭菊竹春夏秋冬的是在了不和有大這主中人上為們地個用工時要動國產以我到他會作來分生對於學下級就年階義發成部民可出能方進同行面說種過命度革而多子後自社加小機也經力線本電高量長黨得實家定深法表著水理化爭現所二起政三好十戰無農使性前等反體合斗路圖把結第里正新開論之物從當兩些還天資事隊批如應形想制心樣干都向變關點育重其思與間內去因件日利相由壓員氣業代全組數果期導平各基或月毛然問比展那它最及外沒看治提五解系林者米群頭意只明四道馬認次文通但條較克又公孔領軍流入接席位情運器並飛原油放立題質指建區驗活眾很教決特此常石強極土少已根共直團統式轉別造切九你取西持總料連任志觀調七麼山程百報更見必真保熱委手改管處己將修支識病象幾先老光專什六型具示復安帶每東增則完風回南廣勞輪科北打積車計給節做務被整聯步類集號列溫裝即毫知軸研單色堅據速防史拉世設達爾場織歷花受求傳口斷況采精金界品判參層止邊清至萬確究書術狀廠須離再目海交權且兒青才證低越際八試規斯近注辦布門鐵需走議縣兵固除般引齒千勝細影濟白格效置推空配刀葉率述今選養德話查差半敵始片施響收華覺備名紅續均藥標記難存測士身緊液派准斤角降維板許破述技消底床田勢端感往神便賀村構照容非搞亞磨族火段算適講按值美態黃易彪服早班麥削信排台聲該擊素張密害侯草何樹肥繼右屬市嚴徑螺檢左頁抗蘇顯苦英快稱壞移約巴材省黑武培著河帝僅針怎植京助升王眼她抓含苗副雜普談圍食射源例致酸舊卻充足短劃劑宣環落首尺波承粉踐府魚隨考刻靠夠滿夫失包住促枝局菌杆周護岩師舉曲春元超負砂封換太模貧減陽揚江析畝木言球朝醫校古呢稻宋聽唯輸滑站另衛字鼓剛寫劉微略范供阿塊某功套友限項余倒卷創律雨讓骨遠幫初皮播優占死毒圈偉季訓控激找叫雲互跟裂糧粒母練塞鋼頂策雙留誤礎吸阻故寸盾晚絲女散焊功株親院冷徹彈錯散商視藝滅版烈零室輕血倍缺厘泵察絕富城沖噴壤簡否柱李望盤磁雄似困鞏益洲脫投送奴側潤蓋揮距觸星松送獲興獨官混紀依未突架寬冬章濕偏紋吃執閥礦寨責熟穩奪硬價努翻奇甲預職評讀背協損棉侵灰雖矛厚羅泥辟告卵箱掌氧恩愛停曾溶營終綱孟錢待盡俄縮沙退陳討奮械載胞幼哪剝迫旋征槽倒握擔仍呀鮮吧卡粗介鑽逐弱腳怕鹽末陰豐霧冠丙街萊貝輻腸付吉滲瑞驚頓擠秒懸姆爛森糖聖凹陶詞遲蠶億矩"
 LATIN_TEXT = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .,-"
 
@@ -66,7 +68,7 @@ class RealCropSource:
         if BONUS_SHARE is None:
             code = CLASSES[int(rng.integers(len(CLASSES) - 1))]  # every class but NT; XX is the back
         else:
-            pool = BONUS_CODES if rng.random() < BONUS_SHARE else tuple(c for c in CLASSES[:-1] if c not in BONUS_CODES)
+            pool = BONUS_CODES if rng.random() < BONUS_SHARE else OTHER_CODES
             code = pool[int(rng.integers(len(pool)))]
         return tile_crop(rng, style, faces, code), CLASSES.index(code)
 

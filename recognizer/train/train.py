@@ -212,8 +212,8 @@ def load_onnx_weights(model: torch.nn.Module, path: str, sample: torch.Tensor) -
     targets = [m for m in model.modules() if isinstance(m, torch.nn.Conv2d)]
     if len(convs) != len(targets) or any(tuple(init[n.input[1]].shape) != tuple(t.weight.shape) for n, t in zip(convs, targets)):
         raise SystemExit(f"{path} does not hold the same network as {type(model).__name__}: rebuild from scratch instead")
-    for name, tensor in model.state_dict().items():  # linear layers keep their names in the ONNX file
-        if name in init and not name.startswith(("features", "s2", "s4", "s8", "s16", "s32", "up", "merge", "out")):
+    for name, tensor in model.state_dict().items():  # linear layers keep their names in the ONNX file; folded convolutions do not
+        if name in init and tuple(init[name].shape) == tuple(tensor.shape):
             tensor.copy_(torch.from_numpy(init[name].copy()))
     layers, biases = [], []
     for node, conv in zip(convs, targets):
