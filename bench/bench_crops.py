@@ -91,6 +91,8 @@ def main() -> None:
     ap.add_argument("--turn", type=int, default=0, choices=(0, 90, 180, 270))
     ap.add_argument("--limit", type=int, default=None, help="only the first N photos")
     args = ap.parse_args()
+    if not (Path(args.dataset) / "annotations.json").is_file():
+        ap.error(f"{args.dataset} has no annotations.json: give a dataset folder (pungchow data generate / import-leo)")
     codes, probs = read_dataset(Path(args.dataset), args.split, args.turn, args.limit)
     print(json.dumps({"dataset": args.dataset, "split": args.split, "turn": args.turn, **report(codes, probs)}))
 

@@ -415,6 +415,8 @@ def main() -> None:
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
                          CHANNEL_SHUFFLE=args.channel_shuffle, HALF_TURN=args.half_turn,
                          QUARTER_TURN=args.quarter_turn)
+        if args.bonus_share is not None and not 0.0 <= args.bonus_share <= 1.0:
+            ap.error(f"--bonus-share is a share between 0 and 1, not {args.bonus_share}")
         if args.bonus_share is not None:
             from recognizer.train import realcrops
 
