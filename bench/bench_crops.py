@@ -2,6 +2,8 @@
 
     python bench/bench_crops.py data/real-heldout [--split test] [--turn 0|90|180|270] [--limit N]
     PUNGCHOW_MODELS=artifacts/cand python bench/bench_crops.py data/real-heldout
+    python bench/bench_crops.py data/real-heldout --classifier-only   # the classifier without the bonus reader
+    python bench/bench_crops.py data/real-heldout --reader-weight 1.0 --gate 0.05   # how the two readings are put together
 
 Each labelled box is framed exactly as the pipeline frames a detected one (``recognizer.classify``),
 so this measures reading, not finding; it is the measure of "real crops read uncalibrated".
@@ -19,7 +21,7 @@ import cv2
 import numpy as np
 
 from pungchow_data.rotate import turn_point
-from recognizer.classify import crops_of, run_classifier
+from recognizer.classify import BONUS_READ_MASS, BONUS_READER_WEIGHT, crops_of, read_flowers_and_seasons, run_classifier
 from recognizer.labels import CLASSES
 from scoring.tiles import BONUS_CODES
 
@@ -47,7 +49,8 @@ def turned(rgb: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.ndarray
     return np.ascontiguousarray(np.rot90(rgb, -turns)), np.array(out, np.float32).reshape(-1, 4)
 
 
-def read_dataset(root: Path, split: str | None, turn: int, limit: int | None) -> tuple[list[str], np.ndarray]:
+def read_dataset(root: Path, split: str | None, turn: int, limit: int | None, bonus_reader: bool = True,
+                 gate: float = BONUS_READ_MASS, weight: float = BONUS_READER_WEIGHT) -> tuple[list[str], np.ndarray]:
     """(labelled codes, probabilities) over every labelled tile of the split."""
     coco = json.loads((root / "annotations.json").read_text())
     by_image: dict[int, list[dict]] = {}
@@ -64,7 +67,7 @@ def read_dataset(root: Path, split: str | None, turn: int, limit: int | None) ->
         rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
         rgb, boxes = turned(rgb, np.array([a["bbox"] for a in anns], np.float32), turn)
         p, _ = run_classifier(crops_of(rgb, boxes))
-        probs.append(p)
+        probs.append(read_flowers_and_seasons(rgb, boxes, p, gate=gate, weight=weight) if bonus_reader else p)
         codes += [a["code"] for a in anns]
     return codes, np.concatenate(probs) if probs else np.zeros((0, len(CLASSES)))
 
@@ -90,11 +93,20 @@ def main() -> None:
     ap.add_argument("--split", default=None, help="only this split (default: every image)")
     ap.add_argument("--turn", type=int, default=0, choices=(0, 90, 180, 270))
     ap.add_argument("--limit", type=int, default=None, help="only the first N photos")
+    ap.add_argument("--classifier-only", action="store_true", help="the classifier alone, without the bonus reader")
+    ap.add_argument("--gate", type=float, default=BONUS_READ_MASS, help="flower-or-season chance from which the reader is asked")
+    ap.add_argument("--reader-weight", type=float, default=BONUS_READER_WEIGHT,
+                    help="the reader's weight against the classifier's (1: the reader alone)")
     args = ap.parse_args()
     if not (Path(args.dataset) / "annotations.json").is_file():
         ap.error(f"{args.dataset} has no annotations.json: give a dataset folder (pungchow data generate / import-leo)")
-    codes, probs = read_dataset(Path(args.dataset), args.split, args.turn, args.limit)
-    print(json.dumps({"dataset": args.dataset, "split": args.split, "turn": args.turn, **report(codes, probs)}))
+    if not (0.0 <= args.gate <= 1.0 and 0.0 <= args.reader_weight <= 1.0):
+        ap.error("--gate and --reader-weight are shares between 0 and 1")
+    codes, probs = read_dataset(Path(args.dataset), args.split, args.turn, args.limit, not args.classifier_only,
+                                args.gate, args.reader_weight)
+    print(json.dumps({"dataset": args.dataset, "split": args.split, "turn": args.turn, "bonus_reader": not args.classifier_only,
+                      "gate": args.gate, "reader_weight": args.reader_weight,
+                      **report(codes, probs)}))
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from recognizer.errors import ModelFileError
-from recognizer.geometry import CROP_H, CROP_W, DETECT_LONG_SIDE, MEAN, STD, STRIDE
-from recognizer.labels import CLASSES
+from recognizer.geometry import BONUS_H, BONUS_W, CROP_H, CROP_W, DETECT_LONG_SIDE, MEAN, STD, STRIDE
+from recognizer.labels import BONUS_LABELS, CLASSES
 from scoring.jsonfile import JsonInputError, load_json_file
 
 SIDECAR_VERSION = 1
@@ -47,6 +47,8 @@ def expected_meta(name: str) -> dict[str, Any]:
     common = {"normalisation": {"mean": MEAN, "std": STD, "scale": 1 / 255}, "colour_order": "RGB"}
     if name == "classifier":
         return {**common, "labels": list(CLASSES), "input_size": [CROP_H, CROP_W]}
+    if name == "bonus":
+        return {**common, "labels": list(BONUS_LABELS), "input_size": [BONUS_H, BONUS_W]}
     return {**common, "labels": ["tile"], "input_size": {"long_side": DETECT_LONG_SIDE, "pad_to_multiple_of": 32},
             "outputs": {"stride": STRIDE, "channels": ["centre_logit", "log_w", "log_h", "dx", "dy"]}}
 

@@ -113,3 +113,23 @@ def test_sideways_crop_keeps_a_square_box(cache: Path) -> None:
         assert 0.85 <= box[2] / box[3] <= 1.2  # crop_tile will not turn it back: the tile stays sideways
         assert box[0] >= 0 and box[0] + box[2] <= img.shape[1] + 1e-6 and box[1] + box[3] <= img.shape[0] + 1e-6
         assert crop_tile(img, box).shape == (CROP_H, CROP_W, 3)
+
+
+def test_bonus_reader_few_steps_then_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recognizer.geometry import BONUS_H, BONUS_W
+    from recognizer.labels import BONUS_LABELS
+    from recognizer.train import bonus, realcrops
+
+    monkeypatch.setattr(realcrops, "SET_POOL", 1)
+    source = bonus.BonusCropSource(["real-kai", "hk-serif"], np.random.default_rng(5))
+    crops, labels = source.batch(12)
+    assert crops.shape == (12, BONUS_H, BONUS_W, 3) and set(labels) <= set(range(len(BONUS_LABELS)))
+    monkeypatch.setattr(bonus.BonusCropSource, "batch", lambda self, n, train=True: (crops[:n], labels[:n]))
+    bonus.train_bonus(["real-kai"], steps=4, out=str(tmp_path), batch=6, checkpoint_every=0.0, stop_at=2)
+    ck = torch.load(tmp_path / "bonus-ckpt.pt", map_location="cpu", weights_only=False)
+    assert ck["step"] == 2 and ck["steps"] == 4
+    (tmp_path / "bonus-ckpt.pt").rename(tmp_path / "mid.pt")
+    bonus.train_bonus(["real-kai"], steps=4, out=str(tmp_path), batch=6, resume=str(tmp_path / "mid.pt"))
+    assert torch.load(tmp_path / "bonus-ckpt.pt", map_location="cpu", weights_only=False)["step"] == 4
+    with pytest.raises(SystemExit, match="same --steps"):
+        bonus.train_bonus(["real-kai"], steps=9, out=str(tmp_path), batch=6, resume=str(tmp_path / "mid.pt"))

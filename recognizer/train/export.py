@@ -8,18 +8,21 @@ from pathlib import Path
 
 import torch
 
-from recognizer.geometry import CROP_H, CROP_W
+from recognizer.geometry import BONUS_H, BONUS_W, CROP_H, CROP_W
 from recognizer.models import SIDECAR_VERSION, expected_meta, sha256
-from recognizer.train.nets import TileClassifier, TileDetector
+from recognizer.train.nets import BonusReader, TileClassifier, TileDetector
 
 
 def export(weights: Path, name: str, out: Path, data_version: str, extra: dict) -> Path:
-    model = TileClassifier() if name == "classifier" else TileDetector()
+    model = {"classifier": TileClassifier, "bonus": BonusReader, "detector": TileDetector}[name]()
     model.load_state_dict(torch.load(weights, map_location="cpu"))
     model.eval()
     if name == "classifier":
         dummy = torch.zeros(1, 3, CROP_H, CROP_W)
         outputs, axes = ["logits", "embedding"], {"input": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}}
+    elif name == "bonus":
+        dummy = torch.zeros(1, 3, BONUS_H, BONUS_W)
+        outputs, axes = ["logits"], {"input": {0: "n"}, "logits": {0: "n"}}
     else:
         dummy = torch.zeros(1, 3, 224, 384)
         outputs, axes = ["maps"], {"input": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h4", 3: "w4"}}
@@ -35,7 +38,7 @@ def export(weights: Path, name: str, out: Path, data_version: str, extra: dict) 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("name", choices=["classifier", "detector"])
+    ap.add_argument("name", choices=["classifier", "bonus", "detector"])
     ap.add_argument("weights")
     ap.add_argument("--out", default="models")
     ap.add_argument("--data-version", default="")

@@ -14,8 +14,7 @@ import json
 from pathlib import Path
 
 from recognizer.evaluate import evaluate
-
-BONUS = ("1F", "2F", "3F", "4F", "1S", "2S", "3S", "4S")
+from scoring.tiles import BONUS_CODES
 
 
 def recall(per_class: dict, codes: tuple[str, ...]) -> float | None:
@@ -28,7 +27,7 @@ def recall(per_class: dict, codes: tuple[str, ...]) -> float | None:
 def line(path: str, split: str) -> dict:
     s = evaluate(path, split)
     return {"dataset": path, "split": split, "f1": s["f1"], "detection_recall": s["detection_recall"],
-            "bonus_accuracy": recall(s["per_class"], BONUS), "white_dragon_accuracy": recall(s["per_class"], ("WD",)),
+            "bonus_accuracy": recall(s["per_class"], BONUS_CODES), "white_dragon_accuracy": recall(s["per_class"], ("WD",)),
             "latency_median_ms": s["latency_ms"].get("median") if isinstance(s["latency_ms"], dict) else None}
 
 

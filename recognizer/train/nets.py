@@ -6,7 +6,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-from recognizer.labels import CLASSES
+from recognizer.labels import BONUS_LABELS, CLASSES
 
 EMBED_DIM = 128
 
@@ -37,6 +37,27 @@ class TileClassifier(nn.Module):
         e = F.relu(self.embed(f))
         logits = self.head(e)
         return logits, F.normalize(e, dim=1)
+
+
+class BonusReader(nn.Module):
+    """128x96 crop of a possible flower or season -> logits over BONUS_LABELS.
+
+    One stride-2 step, then convolutions at 64x48: a corner number 14 px high in the crop is still 7 px
+    when it is read, where the classifier's own features see it at 3 or 4 px.
+    """
+
+    def __init__(self, n_classes: int = len(BONUS_LABELS)) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv(3, 16, 2), conv(16, 24),
+            nn.MaxPool2d(2), conv(24, 48), conv(48, 48),
+            nn.MaxPool2d(2), conv(48, 96), conv(96, 96),
+            nn.MaxPool2d(2), conv(96, 128),
+        )
+        self.head = nn.Linear(128, n_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x).mean(dim=(2, 3)))
 
 
 class TileDetector(nn.Module):

@@ -32,13 +32,13 @@ class RealCropSource:
     """Draws labelled crops from a rotating pool of real-set family sets; cheap after the pool is full."""
 
     def __init__(self, family_names: list[str], rng: np.random.Generator) -> None:
-        from pungchow_data.faces import FAMILY_STYLES, family_variant, style_available
+        from pungchow_data.faces import FAMILY_STYLES, STYLES, style_available
 
-        self.styles = [FAMILY_STYLES[n] for n in family_names if style_available(FAMILY_STYLES[n])]
+        known = {**STYLES, **FAMILY_STYLES}
+        self.styles = [known[n] for n in family_names if style_available(known[n])]
         if not self.styles:
             raise RuntimeError(f"none of the families {family_names} has its fonts on this machine")
         self.rng = rng
-        self.variant = family_variant
         self.pool: list[tuple[object, dict[str, np.ndarray]]] = []
         self.drawn = 0
         self.nt = CLASSES.index(NOT_A_TILE)
@@ -48,7 +48,7 @@ class RealCropSource:
 
         rng = self.rng
         if len(self.pool) < SET_POOL or self.drawn % SET_REFRESH == 0:
-            style = self.variant(self.styles[int(rng.integers(len(self.styles)))], rng)
+            style = another_set(self.styles[int(rng.integers(len(self.styles)))], rng)
             faces = render_faces.__wrapped__(style)  # not cached: every set is new
             entry = (style, faces)
             if len(self.pool) < SET_POOL:
@@ -73,6 +73,15 @@ class RealCropSource:
         return tile_crop(rng, style, faces, code), CLASSES.index(code)
 
 
+def another_set(style: object, rng: np.random.Generator) -> object:
+    """Another physical set of a style: a family draws its fonts, inks and drawings again; a classic style
+    (named beside the families) keeps its drawings on another body in other inks."""
+    from pungchow_data.faces import TileStyle, family_variant, recoloured
+
+    assert isinstance(style, TileStyle)
+    return family_variant(style, rng) if style.family else recoloured(style, rng)
+
+
 # --- pieces ---------------------------------------------------------------------------------------
 
 def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -93,8 +102,8 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _box_in_crop() -> tuple[float, float, float, float]:
-    ch, cw = CACHE_SIZE
+def _box_in_crop(size: tuple[int, int] = CACHE_SIZE) -> tuple[float, float, float, float]:
+    ch, cw = size
     bw, bh = cw / CACHE_CONTEXT, ch / CACHE_CONTEXT
     return (cw - bw) / 2, (ch - bh) / 2, bw, bh
 
@@ -159,12 +168,13 @@ def _paste(canvas: np.ndarray, rgb: np.ndarray, alpha: np.ndarray, box: tuple[fl
     canvas[:] = np.clip(out, 0, 255).astype(np.uint8)
 
 
-def tile_crop(rng: np.random.Generator, style: object, faces: dict[str, np.ndarray], code: str) -> np.ndarray:
-    """A cache-sized crop of one tile of ``code``, its neighbours often touching it."""
-    ch, cw = CACHE_SIZE
-    scale = 3
+def tile_crop(rng: np.random.Generator, style: object, faces: dict[str, np.ndarray], code: str,
+              size: tuple[int, int] = CACHE_SIZE) -> np.ndarray:
+    """A crop of one tile of ``code`` (cache-sized unless ``size`` says otherwise), its neighbours often touching it."""
+    ch, cw = size
+    scale = max(2, -(-240 // ch))  # drawn on a canvas of at least 240 rows, then shrunk: smooth edges
     canvas = background(rng, ch * scale, cw * scale)
-    x, y, bw, bh = (v * scale for v in _box_in_crop())
+    x, y, bw, bh = (v * scale for v in _box_in_crop(size))
     codes = list(faces)
     if rng.random() < 0.6:  # neighbours in a row, touching or nearly
         gap = rng.uniform(-0.02, 0.08) * bw
@@ -178,13 +188,13 @@ def tile_crop(rng: np.random.Generator, style: object, faces: dict[str, np.ndarr
     return np.ascontiguousarray(crop[::-1, ::-1]) if rng.random() < 0.5 else crop
 
 
-def not_a_tile(rng: np.random.Generator, entry: tuple[object, dict[str, np.ndarray]]) -> np.ndarray:
+def not_a_tile(rng: np.random.Generator, entry: tuple[object, dict[str, np.ndarray]], size: tuple[int, int] = CACHE_SIZE) -> np.ndarray:
     """Printed text, dice pips, table clutter, a tile's side or a crop between two tiles."""
     style, faces = entry
-    ch, cw = CACHE_SIZE
-    scale = 3
+    ch, cw = size
+    scale = max(2, -(-240 // ch))
     canvas = background(rng, ch * scale, cw * scale)
-    x, y, bw, bh = (v * scale for v in _box_in_crop())
+    x, y, bw, bh = (v * scale for v in _box_in_crop(size))
     kind = rng.integers(5)
     if kind == 0:
         canvas[:] = np.clip(np.array(rng.integers(200, 256, 3)) + rng.normal(0, 4, canvas.shape), 0, 255).astype(np.uint8)

@@ -1,0 +1,79 @@
+"""The bonus reader: the eight flowers and seasons told apart by their corner number and name.
+
+Given a tile the classifier thinks may be a flower or a season, the reader looks again at twice the
+pixels and names which; every other tile keeps the classifier's reading untouched.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from recognizer.classify import BONUS_INDEX, BONUS_READ_MASS, crops_of, read_flowers_and_seasons, run_classifier
+from recognizer.labels import BONUS_LABELS, CLASSES
+from recognizer.models import load_model
+from scoring.tiles import BONUS_CODES
+
+PHOTOS = Path(__file__).resolve().parent / "fixtures" / "photos"
+
+
+def test_the_reader_is_shipped_with_its_labels() -> None:
+    assert load_model("bonus").meta["labels"] == [*BONUS_CODES, "other"] == list(BONUS_LABELS)
+    assert [CLASSES[i] for i in BONUS_INDEX] == list(BONUS_CODES)
+
+
+def test_tiles_nobody_would_take_for_a_flower_keep_the_classifiers_reading() -> None:
+    """A real photo of a hand: rows below the gate are untouched, and every row still sums to one."""
+    import json
+
+    expected = json.loads((PHOTOS / "expected.json").read_text())
+    rgb = cv2.cvtColor(cv2.imread(str(PHOTOS / "leo-058.jpg")), cv2.COLOR_BGR2RGB)
+    boxes = np.array([t["bbox"] for t in expected["leo-058.jpg"]["tiles"]], np.float32)
+    first, _ = run_classifier(crops_of(rgb, boxes))
+    again = read_flowers_and_seasons(rgb, boxes, first)
+    below = first[:, BONUS_INDEX].sum(axis=1) < BONUS_READ_MASS
+    assert below.any()
+    assert np.array_equal(again[below], first[below])
+    assert np.allclose(again.sum(axis=1), 1.0, atol=1e-4)
+    kept = ~below
+    others = np.setdiff1d(np.arange(len(CLASSES)), BONUS_INDEX)
+    for row_first, row_again in zip(first[kept], again[kept]):  # the proportions among the other codes stand
+        ratio = row_again[others] / (row_first[others] + 1e-6)
+        assert ratio.max() - ratio.min() < 1e-2 * max(1.0, float(ratio.max()))
+
+
+HELD_OUT = ("real-wenkai", "real-cwtex")
+
+
+def _drawn_tiles(rng: np.random.Generator, per_family: int) -> list[tuple[str, np.ndarray]]:
+    """Flowers and seasons of sets of the held-out families, each a tile 80 px wide in a photo of its own."""
+    from recognizer.train.realcrops import RealCropSource, tile_crop
+
+    sets = RealCropSource(list(HELD_OUT), rng)
+    out = []
+    for i in range(per_family * len(HELD_OUT)):
+        style, faces = sets._set()
+        sets.drawn += 1
+        code = BONUS_CODES[i % len(BONUS_CODES)]
+        out.append((code, cv2.resize(tile_crop(rng, style, faces, code, (320, 240)), (120, 160), interpolation=cv2.INTER_AREA)))
+    return out
+
+
+def test_flowers_and_seasons_of_sets_never_trained_on_are_read() -> None:
+    """Sets of the two held-out families, close up: the reader names most of the eight, the classifier alone far fewer."""
+    from pungchow_data.faces import FAMILY_STYLES, style_available
+
+    if not all(style_available(FAMILY_STYLES[n]) for n in HELD_OUT):
+        pytest.skip("fonts of the held-out families missing: apt-get install fonts-lxgw-wenkai fonts-cwtex-kai")
+    box = np.array([[(120 - 80) / 2, (160 - 320 / 3) / 2, 80, 320 / 3]], np.float32)  # the tile, 80 px wide, at the crop's centre
+    tiles = _drawn_tiles(np.random.default_rng(2026), 24)
+    alone = together = 0
+    for code, rgb in tiles:
+        p, _ = run_classifier(crops_of(rgb, box))
+        alone += CLASSES[int(p[0].argmax())] == code
+        together += CLASSES[int(read_flowers_and_seasons(rgb, box, p)[0].argmax())] == code
+    assert together >= 0.8 * len(tiles), (alone, together)
+    assert together > alone
