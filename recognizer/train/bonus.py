@@ -15,7 +15,6 @@ rarely as sharp as a drawn one, and the reader must not invent a number it canno
 from __future__ import annotations
 
 import argparse
-import signal
 import time
 from pathlib import Path
 
@@ -27,6 +26,7 @@ import torch.nn.functional as F
 from recognizer.geometry import BONUS_H, BONUS_W, CROP_CONTEXT, crop_tile, to_input
 from recognizer.labels import BONUS_LABELS, OTHER_THAN_BONUS
 from recognizer.train.augment import photometric
+from recognizer.train.checkpoint import Checkpoint
 from recognizer.train.nets import BonusReader
 from recognizer.train.prepare import CACHE_CONTEXT
 from recognizer.train.realcrops import OTHER_CODES, RealCropSource, not_a_tile, tile_crop
@@ -163,44 +163,15 @@ def train_bonus(styles: list[str], steps: int, out: str, batch: int = 64, seed: 
         model.load_state_dict(torch.load(init, map_location="cpu"))
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
-    first = 1
-    if resume:
-        ck = torch.load(resume, map_location="cpu", weights_only=False)
-        if ck["steps"] != steps:
-            raise SystemExit(f"{resume} was made for --steps {ck['steps']}, not {steps}: resume with the same --steps")
-        model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
-        sched.load_state_dict(ck["sched"])
-        first = ck["step"] + 1
-        rng.bit_generator.state = ck["rng"]
-        torch.set_rng_state(ck["torch_rng"])
-        print(f"resumed from {resume} at step {ck['step']}/{steps}", flush=True)
-    Path(out).mkdir(parents=True, exist_ok=True)
-    ck_path = Path(out) / "bonus-ckpt.pt"
-    state = {"step": first - 1}
-
-    def save() -> None:
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "step": state["step"],
-                    "steps": steps, "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state()}, ck_path.with_suffix(".tmp"))
-        ck_path.with_suffix(".tmp").replace(ck_path)
-        torch.save(model.state_dict(), Path(out) / "bonus.pt")
-
-    def stop(signum: int, frame: object) -> None:
-        save()
-        print(f"stopped at step {state['step']}; checkpoint {ck_path}", flush=True)
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, stop)
+    ckpt = Checkpoint(out, "bonus", model, opt, sched, steps, {"rng": rng})
+    first = ckpt.resume(resume) if resume else 1
+    ckpt.save_on_sigterm()
     t0 = last = time.time()
     for step in range(first, min(steps, stop_at or steps) + 1):
         model.train()
         x, y = source.batch(batch)
         loss = F.cross_entropy(model(torch.from_numpy(to_input(x))), torch.from_numpy(y), label_smoothing=0.05)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        state["step"] = step
+        ckpt.optimise(loss, step)
         if step % 200 == 0 or step == steps:
             model.eval()
             with torch.no_grad():
@@ -210,9 +181,9 @@ def train_bonus(styles: list[str], steps: int, out: str, batch: int = 64, seed: 
                   f"flowers+seasons {np.mean(pred[bonus] == val_y[bonus]):.3f} other {np.mean(pred[~bonus] == OTHER):.3f} "
                   f"{time.time() - t0:.0f}s", flush=True)
         if time.time() - last > checkpoint_every:
-            save()
+            ckpt.save()
             last = time.time()
-    save()
+    ckpt.save()
     print(f"bonus reader done in {time.time() - t0:.0f}s", flush=True)
 
 

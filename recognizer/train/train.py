@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import math
 import pickle
-import signal
 import time
 from pathlib import Path
 
@@ -31,6 +30,7 @@ import torch.nn.functional as F
 from recognizer.geometry import CROP_H, CROP_W, STRIDE, to_input
 from recognizer.labels import CLASSES
 from recognizer.train.augment import photometric
+from recognizer.train.checkpoint import Checkpoint
 from recognizer.train.grids import grid_scene
 from recognizer.train.nets import TileClassifier, TileDetector
 from recognizer.train.prepare import CACHE_CONTEXT, CACHE_SIZE, prepare
@@ -135,36 +135,10 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
         from recognizer.train.realcrops import RealCropSource
 
         real = RealCropSource(list(families or []), np.random.default_rng([seed, 1]))
-    first = 1
-    if resume:
-        ck = torch.load(resume, map_location="cpu", weights_only=False)
-        model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
-        sched.load_state_dict(ck["sched"])
-        first = ck["step"] + 1
-        rng.bit_generator.state = ck["rng"]
-        torch.set_rng_state(ck["torch_rng"])
-        if real is not None and "real_rng" in ck:
-            real.rng.bit_generator.state = ck["real_rng"]
-        print(f"resumed from {resume} at step {ck['step']}/{ck['steps']}", flush=True)
-        if ck["steps"] != steps:
-            raise SystemExit(f"{resume} was made for --steps {ck['steps']}, not {steps}: resume with the same --steps")
-    ck_path = Path(out) / "classifier-ckpt.pt"
-    state = {"step": first - 1}
-
-    def save() -> None:
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "step": state["step"],
-                    "steps": steps, "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
-                    **({"real_rng": real.rng.bit_generator.state} if real is not None else {})}, ck_path.with_suffix(".tmp"))
-        ck_path.with_suffix(".tmp").replace(ck_path)
-        torch.save(model.state_dict(), Path(out) / "classifier.pt")
-
-    def stop(signum: int, frame: object) -> None:
-        save()
-        print(f"stopped at step {state['step']}; checkpoint {ck_path}", flush=True)
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, stop)
+    ckpt = Checkpoint(out, "classifier", model, opt, sched, steps,
+                      {"rng": rng, **({"real_rng": real.rng} if real is not None else {})})
+    first = ckpt.resume(resume) if resume else 1
+    ckpt.save_on_sigterm()
     t0 = last = time.time()
     n_real = int(round(batch * real_share)) if real is not None else 0
     for step in range(first, min(steps, stop_at or steps) + 1):
@@ -181,18 +155,14 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
         y = torch.from_numpy(labels)
         logits, _ = model(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        state["step"] = step
+        ckpt.optimise(loss, step)
         if step % 200 == 0 or step == steps:
             acc = evaluate_classifier(model, va, rng)
             print(f"classifier step {step}/{steps} loss {loss.item():.3f} val {acc} {time.time() - t0:.0f}s", flush=True)
         if time.time() - last > checkpoint_every:
-            save()
+            ckpt.save()
             last = time.time()
-    save()
+    ckpt.save()
     print(f"classifier done in {time.time() - t0:.0f}s", flush=True)
 
 
