@@ -53,14 +53,17 @@ def run_classifier(crops: np.ndarray, model: Model | None = None) -> tuple[np.nd
 
 
 def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, model: Model | None = None,
-                             gate: float = BONUS_READ_MASS, weight: float = BONUS_READER_WEIGHT) -> np.ndarray:
+                             gate: float = BONUS_READ_MASS, weight: float = BONUS_READER_WEIGHT,
+                             which_only: bool = False) -> np.ndarray:
     """Probabilities with every possible flower or season read again by the bonus reader.
 
     The eight differ only in a corner number and a small name, a few pixels in the classifier's crop;
     the reader sees the same framing at twice the size (both ways up, averaged). Its reading and the
     classifier's (the eight and "any other", the reader's weighted ``weight``, the classifier's the rest) are multiplied:
     each catches sets the other misreads. The classifier's proportions among the other codes stand,
-    scaled to what the two leave them.
+    scaled to what the two leave them. ``which_only`` (after a tile set has named the tiles): how likely a tile
+    is a flower or season at all stays as the set said; the reader only helps say which of the eight, since
+    a set's prototypes match the painting more than the small number.
     """
     ask = np.flatnonzero(probs[:, BONUS_INDEX].sum(axis=1) >= gate)
     if not len(ask):
@@ -74,6 +77,11 @@ def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarr
         readings.append((p[:len(part)] + p[len(part):]) / 2)
     read = np.concatenate(readings)
     first = probs[ask][:, BONUS_INDEX]
+    if which_only:  # a tile set already knew which tiles are flowers or seasons: the reader only says which of the eight
+        among = (first + 1e-6) ** (1.0 - weight) * (read[:, :-1] + 1e-6) ** weight
+        out = probs.copy()
+        out[np.ix_(ask, BONUS_INDEX)] = among / among.sum(axis=1, keepdims=True) * first.sum(axis=1, keepdims=True)
+        return out
     first = np.concatenate([first, np.clip(1.0 - first.sum(axis=1, keepdims=True), 0.0, 1.0)], axis=1)
     both = (first + 1e-6) ** (1.0 - weight) * (read + 1e-6) ** weight
     both /= both.sum(axis=1, keepdims=True)
@@ -96,13 +104,16 @@ def with_probabilities(dets: Detections, probs: np.ndarray) -> Detections:
 def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None, model: Model | None = None, drop_not_tiles: bool = True) -> Detections:
     """Name each box; boxes the classifier calls "not a tile" are dropped.
 
-    With a tile set (see recognizer.tileset), the set's own prototypes decide among its codes.
+    With a tile set (see recognizer.tileset), the set's own prototypes decide among its codes, and then the bonus
+    reader helps say which flower or season; without one, the bonus reader reads the possible flowers and seasons again.
     """
     crops = crops_of(rgb, dets.boxes)
     probs, emb = run_classifier(crops, model)
-    probs = read_flowers_and_seasons(rgb, dets.boxes, probs)
     if tileset is not None and len(crops):
         probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
+        probs = read_flowers_and_seasons(rgb, dets.boxes, probs, which_only=True)
+    else:
+        probs = read_flowers_and_seasons(rgb, dets.boxes, probs)
     out = with_probabilities(dets, probs)
     if drop_not_tiles:
         out = out[out.codes != NT_INDEX]

@@ -77,3 +77,20 @@ def test_flowers_and_seasons_of_sets_never_trained_on_are_read() -> None:
         together += CLASSES[int(read_flowers_and_seasons(rgb, box, p)[0].argmax())] == code
     assert together >= 0.8 * len(tiles), (alone, together)
     assert together > alone
+
+
+def test_after_a_tile_set_the_reader_only_says_which_flower_or_season() -> None:
+    """A set's prototypes have named the tiles: how likely each is a flower or season at all, and every other code, stay."""
+    import json
+
+    expected = json.loads((PHOTOS / "expected.json").read_text())
+    rgb = cv2.cvtColor(cv2.imread(str(PHOTOS / "leo-064.jpg")), cv2.COLOR_BGR2RGB)
+    boxes = np.array([t["bbox"] for t in expected["leo-064.jpg"]["tiles"]], np.float32)
+    first, _ = run_classifier(crops_of(rgb, boxes))
+    first[:, BONUS_INDEX] += 0.5  # as if a set had called every tile half a flower or season
+    first /= first.sum(axis=1, keepdims=True)
+    again = read_flowers_and_seasons(rgb, boxes, first, which_only=True)
+    others = np.setdiff1d(np.arange(len(CLASSES)), BONUS_INDEX)
+    assert np.array_equal(again[:, others], first[:, others])
+    assert np.allclose(again[:, BONUS_INDEX].sum(axis=1), first[:, BONUS_INDEX].sum(axis=1), atol=1e-6)
+    assert not np.allclose(again[:, BONUS_INDEX], first[:, BONUS_INDEX])
