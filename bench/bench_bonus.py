@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 
-import cv2
 import numpy as np
 
 from recognizer.classify import crops_of, read_flowers_and_seasons, run_classifier
@@ -23,8 +22,7 @@ from scoring.tiles import BONUS_CODES
 
 def main() -> None:
     from pungchow_data.realsets import family_names
-    from recognizer.train.prepare import CACHE_CONTEXT
-    from recognizer.train.realcrops import RealCropSource, tile_crop
+    from recognizer.train.realcrops import RealCropSource, close_up
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tiles", type=int, default=400)
@@ -39,14 +37,11 @@ def main() -> None:
         sets = RealCropSource(family_names(args.families), rng)
     except RuntimeError as exc:
         raise SystemExit(f"{exc}: install the family fonts (the list is in .ci/run)") from None
-    size = (round(args.width * 4 / 3 * CACHE_CONTEXT), round(args.width * CACHE_CONTEXT))
     truth, first, second = [], [], []
     for _ in range(args.tiles):
-        style, faces = sets._set()
-        sets.drawn += 1
+        style, faces = sets.next_set()
         code = BONUS_CODES[int(rng.integers(len(BONUS_CODES)))]
-        rgb = cv2.resize(tile_crop(rng, style, faces, code, (320, 240)), size[::-1], interpolation=cv2.INTER_AREA)
-        box = np.array([[(size[1] - args.width) / 2, (size[0] - args.width * 4 / 3) / 2, args.width, args.width * 4 / 3]], np.float32)
+        rgb, box = close_up(rng, style, faces, code, args.width)
         p, _ = run_classifier(crops_of(rgb, box))
         truth.append(code)
         first.append(CLASSES[int(p[0].argmax())])

@@ -22,6 +22,7 @@ import numpy as np
 
 from pungchow_data.rotate import turn_point
 from recognizer.classify import BONUS_READ_MASS, BONUS_READER_WEIGHT, crops_of, read_flowers_and_seasons, run_classifier
+from recognizer.coco import DatasetError, load_dataset
 from recognizer.labels import CLASSES
 from scoring.tiles import BONUS_CODES
 
@@ -52,23 +53,18 @@ def turned(rgb: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.ndarray
 def read_dataset(root: Path, split: str | None, turn: int, limit: int | None, bonus_reader: bool = True,
                  gate: float = BONUS_READ_MASS, weight: float = BONUS_READER_WEIGHT) -> tuple[list[str], np.ndarray]:
     """(labelled codes, probabilities) over every labelled tile of the split."""
-    coco = json.loads((root / "annotations.json").read_text())
-    by_image: dict[int, list[dict]] = {}
-    for a in coco["annotations"]:
-        by_image.setdefault(a["image_id"], []).append(a)
+    ds = load_dataset(root)
     codes: list[str] = []
     probs: list[np.ndarray] = []
-    images = [im for im in coco["images"] if split is None or im.get("split") == split][:limit]
-    for im in images:
-        anns = [a for a in by_image.get(im["id"], []) if a.get("code") in CLASSES]
-        if not anns:
+    for im in (ds.images if split is None else ds.split(split))[:limit]:
+        tiles = [t for t in im.tiles if t.code in CLASSES]
+        bgr = cv2.imread(str(ds.image_path(im)), cv2.IMREAD_COLOR) if tiles else None
+        if bgr is None:
             continue
-        bgr = cv2.imread(str(root / im["file_name"]), cv2.IMREAD_COLOR)
-        rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
-        rgb, boxes = turned(rgb, np.array([a["bbox"] for a in anns], np.float32), turn)
+        rgb, boxes = turned(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), np.array([t.bbox for t in tiles], np.float32), turn)
         p, _ = run_classifier(crops_of(rgb, boxes))
         probs.append(read_flowers_and_seasons(rgb, boxes, p, gate=gate, weight=weight) if bonus_reader else p)
-        codes += [a["code"] for a in anns]
+        codes += [t.code for t in tiles]
     return codes, np.concatenate(probs) if probs else np.zeros((0, len(CLASSES)))
 
 
@@ -98,12 +94,13 @@ def main() -> None:
     ap.add_argument("--reader-weight", type=float, default=BONUS_READER_WEIGHT,
                     help="the reader's weight against the classifier's (1: the reader alone)")
     args = ap.parse_args()
-    if not (Path(args.dataset) / "annotations.json").is_file():
-        ap.error(f"{args.dataset} has no annotations.json: give a dataset folder (pungchow data generate / import-leo)")
     if not (0.0 <= args.gate <= 1.0 and 0.0 <= args.reader_weight <= 1.0):
         ap.error("--gate and --reader-weight are shares between 0 and 1")
-    codes, probs = read_dataset(Path(args.dataset), args.split, args.turn, args.limit, not args.classifier_only,
-                                args.gate, args.reader_weight)
+    try:
+        codes, probs = read_dataset(Path(args.dataset), args.split, args.turn, args.limit, not args.classifier_only,
+                                    args.gate, args.reader_weight)
+    except DatasetError as exc:
+        ap.error(str(exc))
     print(json.dumps({"dataset": args.dataset, "split": args.split, "turn": args.turn, "bonus_reader": not args.classifier_only,
                       "gate": args.gate, "reader_weight": args.reader_weight,
                       **report(codes, probs)}))

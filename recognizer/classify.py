@@ -39,17 +39,24 @@ def run_classifier(crops: np.ndarray, model: Model | None = None) -> tuple[np.nd
     averaged: a tile reads the same from both sides of the table, and two looks are surer than one.
     The embedding (for tile-set prototypes) is the crop's own, as calibrated.
     """
-    model = model or load_model("classifier")
-    probs, embs = [], []
+    if not len(crops):
+        return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 128), np.float32)
+    probs, (embs,) = read_both_ways_up(model or load_model("classifier"), crops)
+    return probs, embs
+
+
+def read_both_ways_up(model: Model, crops: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A model's first output as probabilities, each crop read as it is and turned half a turn, the two averaged;
+    its other outputs as the upright crops give them. ``crops`` must not be empty."""
+    probs: list[np.ndarray] = []
+    others: list[list[np.ndarray]] = []
     for a in range(0, len(crops), BATCH // 2):
         part = crops[a:a + BATCH // 2]
-        logits, emb = model.run(to_input(np.concatenate([part, part[:, ::-1, ::-1]])))
-        p = softmax(logits)
+        first, *rest = model.run(to_input(np.concatenate([part, part[:, ::-1, ::-1]])))
+        p = softmax(first)
         probs.append((p[:len(part)] + p[len(part):]) / 2)
-        embs.append(emb[:len(part)])
-    if not probs:
-        return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 128), np.float32)
-    return np.concatenate(probs), np.concatenate(embs)
+        others.append([r[:len(part)] for r in rest])
+    return np.concatenate(probs), [np.concatenate(outs) for outs in zip(*others)]
 
 
 def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, model: Model | None = None,
@@ -68,14 +75,8 @@ def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarr
     ask = np.flatnonzero(probs[:, BONUS_INDEX].sum(axis=1) >= gate)
     if not len(ask):
         return probs
-    model = model or load_model("bonus")
     crops = np.stack([crop_tile(rgb, boxes[i], size=(BONUS_H, BONUS_W)) for i in ask])
-    readings = []
-    for a in range(0, len(crops), BATCH // 2):
-        part = crops[a:a + BATCH // 2]
-        p = softmax(model.run(to_input(np.concatenate([part, part[:, ::-1, ::-1]])))[0])
-        readings.append((p[:len(part)] + p[len(part):]) / 2)
-    read = np.concatenate(readings)
+    read, _ = read_both_ways_up(model or load_model("bonus"), crops)
     first = probs[ask][:, BONUS_INDEX]
     if which_only:  # a tile set already knew which tiles are flowers or seasons: the reader only says which of the eight
         among = (first + 1e-6) ** (1.0 - weight) * (read[:, :-1] + 1e-6) ** weight

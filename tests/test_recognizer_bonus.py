@@ -48,17 +48,16 @@ def test_tiles_nobody_would_take_for_a_flower_keep_the_classifiers_reading() -> 
 HELD_OUT = ("real-wenkai", "real-cwtex")
 
 
-def _drawn_tiles(rng: np.random.Generator, per_family: int) -> list[tuple[str, np.ndarray]]:
+def _drawn_tiles(rng: np.random.Generator, per_family: int) -> list[tuple[str, np.ndarray, np.ndarray]]:
     """Flowers and seasons of sets of the held-out families, each a tile 80 px wide in a photo of its own."""
-    from recognizer.train.realcrops import RealCropSource, tile_crop
+    from recognizer.train.realcrops import RealCropSource, close_up
 
     sets = RealCropSource(list(HELD_OUT), rng)
     out = []
     for i in range(per_family * len(HELD_OUT)):
-        style, faces = sets._set()
-        sets.drawn += 1
+        style, faces = sets.next_set()
         code = BONUS_CODES[i % len(BONUS_CODES)]
-        out.append((code, cv2.resize(tile_crop(rng, style, faces, code, (320, 240)), (120, 160), interpolation=cv2.INTER_AREA)))
+        out.append((code, *close_up(rng, style, faces, code, 80)))
     return out
 
 
@@ -68,10 +67,9 @@ def test_flowers_and_seasons_of_sets_never_trained_on_are_read() -> None:
 
     if not all(style_available(FAMILY_STYLES[n]) for n in HELD_OUT):
         pytest.skip("fonts of the held-out families missing: apt-get install fonts-lxgw-wenkai fonts-cwtex-kai")
-    box = np.array([[(120 - 80) / 2, (160 - 320 / 3) / 2, 80, 320 / 3]], np.float32)  # the tile, 80 px wide, at the crop's centre
     tiles = _drawn_tiles(np.random.default_rng(2026), 24)
     alone = together = 0
-    for code, rgb in tiles:
+    for code, rgb, box in tiles:
         p, _ = run_classifier(crops_of(rgb, box))
         alone += CLASSES[int(p[0].argmax())] == code
         together += CLASSES[int(read_flowers_and_seasons(rgb, box, p)[0].argmax())] == code

@@ -55,29 +55,25 @@ QUARTER_TURN = 0.15
 
 def prepare_scenes(datasets: list[str], out: str, seed: int = 0) -> Path:
     """Cut every flower and season (and a share of the other tiles) of the datasets' train split at ``DRAWN_SIZE``."""
-    import json
-
+    from recognizer.coco import DatasetError, load_dataset
     from recognizer.labels import CLASSES
 
     rng = np.random.default_rng(seed)
     crops: list[np.ndarray] = []
     labels: list[int] = []
-    for root in map(Path, datasets):
-        coco = json.loads((root / "annotations.json").read_text())
-        by_image: dict[int, list[dict]] = {}
-        for a in coco["annotations"]:
-            by_image.setdefault(a["image_id"], []).append(a)
-        for im in coco["images"]:
-            if im.get("split", "train") != "train":
+    for root in datasets:
+        ds = load_dataset(root)
+        for im in ds.split("train"):
+            keep = [t for t in im.tiles if t.code in CLASSES and (t.code in BONUS_CODES or rng.random() < SCENE_OTHER_KEEP)]
+            bgr = cv2.imread(str(ds.image_path(im)), cv2.IMREAD_COLOR) if keep else None
+            if bgr is None:
                 continue
-            keep = [a for a in by_image.get(im["id"], []) if a.get("code") in CLASSES
-                    and (a["code"] in BONUS_CODES or rng.random() < SCENE_OTHER_KEEP)]
-            if not keep:
-                continue
-            rgb = cv2.cvtColor(cv2.imread(str(root / im["file_name"]), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-            for a in keep:
-                crops.append(crop_tile(rgb, np.array(a["bbox"], np.float32), CACHE_CONTEXT, DRAWN_SIZE))
-                labels.append(BONUS_LABELS.index(a["code"]) if a["code"] in BONUS_CODES else OTHER)
+            rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+            for t in keep:
+                crops.append(crop_tile(rgb, np.array(t.bbox, np.float32), CACHE_CONTEXT, DRAWN_SIZE))
+                labels.append(BONUS_LABELS.index(t.code) if t.code in BONUS_CODES else OTHER)
+    if not crops:
+        raise DatasetError(f"the train splits of {', '.join(datasets)} hold no readable labelled tiles: nothing to cut")
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, crops=np.stack(crops), labels=np.array(labels, np.int64))
@@ -102,8 +98,7 @@ class BonusCropSource:
     def drawn(self) -> tuple[np.ndarray, int]:
         """One crop at ``DRAWN_SIZE`` (context ``CACHE_CONTEXT``) and its label."""
         rng = self.rng
-        entry = self.sets._set()
-        self.sets.drawn += 1
+        entry = self.sets.next_set()
         r = rng.random()
         if r < NOT_A_TILE_SHARE:
             return not_a_tile(rng, entry, DRAWN_SIZE), OTHER
@@ -133,9 +128,9 @@ def reader_crop(drawn: np.ndarray, rng: np.random.Generator, train: bool) -> np.
         return crop_tile(drawn, box, CROP_CONTEXT, (BONUS_H, BONUS_W))
     box[2] *= rng.uniform(0.93, 1.07)
     if rng.random() < QUARTER_TURN:
-        from recognizer.train.train import _sideways
+        from recognizer.train.train import sideways
 
-        drawn, box = _sideways(drawn, box, rng)
+        drawn, box = sideways(drawn, box, rng)
     shift = (rng.uniform(-0.08, 0.08), rng.uniform(-0.06, 0.06))
     c = crop_tile(drawn, box, CROP_CONTEXT * rng.uniform(0.9, 1.15), (BONUS_H, BONUS_W), shift=shift)
     if rng.random() < LOW_RES:
@@ -217,7 +212,12 @@ def main() -> None:
     if args.prepare:
         if not args.scenes:
             ap.error("--prepare writes the file named by --scenes: give both")
-        print(prepare_scenes(args.prepare, args.scenes))
+        from recognizer.coco import DatasetError
+
+        try:
+            print(prepare_scenes(args.prepare, args.scenes))
+        except DatasetError as exc:
+            ap.error(str(exc))
         return
     train_bonus(family_names(args.families) + list(args.classic), args.steps, args.out, lr=args.lr, resume=args.resume,
                 checkpoint_every=args.checkpoint_every, stop_at=args.stop_at, scenes=args.scenes, init=args.init,

@@ -58,6 +58,12 @@ class RealCropSource:
             return entry
         return self.pool[int(rng.integers(len(self.pool)))]
 
+    def next_set(self) -> tuple[object, dict[str, np.ndarray]]:
+        """The set (style, faces) to draw the next crop from, counted toward the pool's refresh."""
+        entry = self._set()
+        self.drawn += 1
+        return entry
+
     def sample(self) -> tuple[np.ndarray, int]:
         """One (CACHE_SIZE RGB crop, class index)."""
         self.drawn += 1
@@ -186,6 +192,16 @@ def tile_crop(rng: np.random.Generator, style: object, faces: dict[str, np.ndarr
     _paste(canvas, rgb, a, (x, y, bw, bh), rng)
     crop = cv2.resize(canvas, (cw, ch), interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(crop[::-1, ::-1]) if rng.random() < 0.5 else crop
+
+
+def close_up(rng: np.random.Generator, style: object, faces: dict[str, np.ndarray], code: str,
+             width: float) -> tuple[np.ndarray, np.ndarray]:
+    """A photo of one tile ``width`` px wide at its centre (with its neighbours, side and shadow, either way up),
+    and its (1, 4) box: how a close-up of a tile reaches the pipeline."""
+    size = (round(width * 4 / 3 * CACHE_CONTEXT), round(width * CACHE_CONTEXT))
+    rgb = cv2.resize(tile_crop(rng, style, faces, code, (320, 240)), size[::-1], interpolation=cv2.INTER_AREA)
+    box = np.array([[(size[1] - width) / 2, (size[0] - width * 4 / 3) / 2, width, width * 4 / 3]], np.float32)
+    return rgb, box
 
 
 def not_a_tile(rng: np.random.Generator, entry: tuple[object, dict[str, np.ndarray]], size: tuple[int, int] = CACHE_SIZE) -> np.ndarray:

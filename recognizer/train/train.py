@@ -76,7 +76,7 @@ def _cache_box() -> np.ndarray:
     return np.array([(cw - bw) / 2, (ch - bh) / 2, bw, bh])
 
 
-def _sideways(crop: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def sideways(crop: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """The cached crop turned a quarter either way and squeezed across, its box now nearly square (aspect 0.9-1.15)."""
     h, w = crop.shape[:2]
     turned = np.ascontiguousarray(np.rot90(crop, 1 if rng.random() < 0.5 else -1))  # (w, h)
@@ -101,7 +101,7 @@ def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generato
             b[2] *= rng.uniform(0.93, 1.07)
             src = crops[i]
             if rng.random() < QUARTER_TURN:
-                src, b = _sideways(src, b, rng)
+                src, b = sideways(src, b, rng)
             c = crop_tile(src, b, ctx, shift=shift)
             if rng.random() < HALF_TURN:
                 c = np.ascontiguousarray(c[::-1, ::-1])
