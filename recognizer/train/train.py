@@ -2,7 +2,8 @@
 
     python -m recognizer.train.train prepare --data data/rec-synth-train2 data/rec-synth-train data/rec-leo --cache artifacts/cache3
     python -m recognizer.train.train classifier --cache artifacts/cache3 --steps 10000 --lr 3e-3 --threads 2 --out artifacts/r3
-    python -m recognizer.train.train detector --cache artifacts/cache3 --steps 4000 --init artifacts/r3/detector.pt --grids 0.15 --lr 8e-4 --out artifacts/r4
+    python -m recognizer.train.train detector --cache artifacts/cache3 --steps 4000 --init artifacts/r3/detector.pt --grids 0.15 \
+        --lr 8e-4 --out artifacts/r4
     python -m recognizer.train.export classifier artifacts/r3/classifier.pt --out models
     python -m recognizer.train.export detector artifacts/r4/detector.pt --out models
     # real-set families on the fly, upside-down crops, from the shipped weights; resumable (SIGTERM saves a checkpoint)
@@ -40,6 +41,9 @@ LEO_WEIGHT = 8.0
 CONTEXT_JITTER = (0.9, 1.15)
 #: Chance of permuting a training crop's colour channels (0 in the first run).
 CHANNEL_SHUFFLE = 0.0
+#: Chance of turning a training crop grey (halftone prints, old book photos). In grey a pale back and a blank
+#: white dragon differ only in brightness, so a high share teaches the classifier to guess between them.
+GREY = 0.25
 #: Chance of turning a training crop half a turn: tiles read from across the table lie upside down
 #: (and a sideways tile's crop, turned a quarter by ``crop_tile``, comes out either way up).
 HALF_TURN = 0.0
@@ -83,7 +87,7 @@ def sideways(crop: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tup
     x, y, bw, bh = box
     nb = np.array([y, x, bh, bw], np.float64)  # the box in the turned crop (centred crops: symmetric)
     f = rng.uniform(0.9, 1.15) * nb[3] / nb[2]
-    out = cv2.resize(turned, (max(2, int(round(h * f))), w), interpolation=cv2.INTER_AREA)
+    out = cv2.resize(turned, (max(2, round(h * f)), w), interpolation=cv2.INTER_AREA)
     nb[0] *= out.shape[1] / h
     nb[2] *= out.shape[1] / h
     return out, nb
@@ -105,7 +109,7 @@ def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generato
             c = crop_tile(src, b, ctx, shift=shift)
             if rng.random() < HALF_TURN:
                 c = np.ascontiguousarray(c[::-1, ::-1])
-            out[k] = photometric(c, rng, shuffle_p=CHANNEL_SHUFFLE)
+            out[k] = photometric(c, rng, grey_p=GREY, shuffle_p=CHANNEL_SHUFFLE)
         else:
             out[k] = crop_tile(crops[i], box, CROP_CONTEXT)
     return out
@@ -140,7 +144,7 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
     first = ckpt.resume(resume) if resume else 1
     ckpt.save_on_sigterm()
     t0 = last = time.time()
-    n_real = int(round(batch * real_share)) if real is not None else 0
+    n_real = round(batch * real_share) if real is not None else 0
     for step in range(first, min(steps, stop_at or steps) + 1):
         model.train()
         idx = rng.choice(len(p), size=batch - n_real, p=p)
@@ -198,7 +202,10 @@ def load_onnx_weights(model: torch.nn.Module, path: str, sample: torch.Tensor) -
     hooks = [layer[0].register_forward_hook(lambda m, i, o: stats.append((o.mean((0, 2, 3)), o.var((0, 2, 3))))) for layer in layers]
     for layer, b in zip(layers, biases):  # identity norms plus the folded bias: the ONNX network exactly
         bn = layer[1]
-        bn.running_mean.zero_(); bn.running_var.fill_(1 - bn.eps); bn.weight.data.fill_(1.0); bn.bias.data = b.clone()
+        bn.running_mean.zero_()
+        bn.running_var.fill_(1 - bn.eps)
+        bn.weight.data.fill_(1.0)
+        bn.bias.data = b.clone()
     model.eval()
     with torch.no_grad():
         model(sample)
@@ -207,7 +214,10 @@ def load_onnx_weights(model: torch.nn.Module, path: str, sample: torch.Tensor) -
     for layer, b, (mean, var) in zip(layers, biases, stats):
         bn = layer[1]
         std = torch.sqrt(var + bn.eps)
-        bn.running_mean.copy_(mean); bn.running_var.copy_(var); bn.weight.data = std.clone(); bn.bias.data = mean + b
+        bn.running_mean.copy_(mean)
+        bn.running_var.copy_(var)
+        bn.weight.data = std.clone()
+        bn.bias.data = mean + b
 
 
 @torch.no_grad()
@@ -332,7 +342,10 @@ def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int =
             else:
                 img, boxes = detector_sample(det[i], rng)
             hm, reg, mask = detector_targets(boxes)
-            imgs.append(img); hms.append(hm); regs.append(reg); masks.append(mask)
+            imgs.append(img)
+            hms.append(hm)
+            regs.append(reg)
+            masks.append(mask)
         x = torch.from_numpy(to_input(np.stack(imgs)))
         y = model(x)
         hm_t, reg_t, mask_t = (torch.from_numpy(np.stack(a)) for a in (hms, regs, masks))
@@ -363,6 +376,7 @@ def main() -> None:
     ap.add_argument("--grids", type=float, default=0.0, help="share of detector samples drawn as tile grids on paper")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--leo-weight", type=float, default=LEO_WEIGHT, help="how much more often a leo photo's tile is drawn")
+    ap.add_argument("--grey", type=float, default=GREY, help="chance of turning a crop grey")
     ap.add_argument("--channel-shuffle", type=float, default=CHANNEL_SHUFFLE, help="chance of permuting a crop's colour channels")
     ap.add_argument("--init-onnx", help="shipped ONNX network (models/classifier.onnx or models/detector.onnx) to fine-tune from")
     ap.add_argument("--resume", help="classifier checkpoint (OUT/classifier-ckpt.pt) to continue from, same --steps")
@@ -372,7 +386,8 @@ def main() -> None:
     ap.add_argument("--families", nargs="+", default=["train"], help="real-set families to draw ('train' = all but the held-out ones)")
     ap.add_argument("--quarter-turn", type=float, default=QUARTER_TURN, help="chance of a sideways tile squeezed into a square box")
     ap.add_argument("--half-turn", type=float, default=HALF_TURN, help="chance of turning a training crop upside down")
-    ap.add_argument("--bonus-share", type=float, default=None, help="share of on-the-fly tile crops that are flowers and seasons (default 8/43)")
+    ap.add_argument("--bonus-share", type=float, default=None,
+                    help="share of on-the-fly tile crops that are flowers and seasons (default 8/43)")
     ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -383,7 +398,7 @@ def main() -> None:
         from pungchow_data.realsets import family_names
 
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
-                         CHANNEL_SHUFFLE=args.channel_shuffle, HALF_TURN=args.half_turn,
+                         CHANNEL_SHUFFLE=args.channel_shuffle, GREY=args.grey, HALF_TURN=args.half_turn,
                          QUARTER_TURN=args.quarter_turn)
         if args.bonus_share is not None and not 0.0 <= args.bonus_share <= 1.0:
             ap.error(f"--bonus-share is a share between 0 and 1, not {args.bonus_share}")
