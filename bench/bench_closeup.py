@@ -12,33 +12,20 @@ the 43 (42 faces and face down) appears equally often.
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import numpy as np
 from bench_crops import report
+from closeups import close_up_sets
 
 from recognizer.classify import crops_of, read_flowers_and_seasons, run_classifier
 from recognizer.labels import CLASSES, NOT_A_TILE
 
 
 def main() -> None:
-    from pungchow_data.realsets import family_names
-    from recognizer.train.realcrops import RealCropSource, close_up
+    from recognizer.train.realcrops import close_up
 
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tiles", type=int, default=860)
-    ap.add_argument("--width", type=float, default=80.0, help="tile width in the photo, pixels")
-    ap.add_argument("--families", nargs="+", default=["heldout"])
-    ap.add_argument("--seed", type=int, default=5)
-    args = ap.parse_args()
-    if args.tiles < 1 or not 8 <= args.width <= 400:
-        ap.error("--tiles must be at least 1 and --width between 8 and 400 pixels")
-    rng = np.random.default_rng(args.seed)
-    try:
-        sets = RealCropSource(family_names(args.families), rng)
-    except RuntimeError as exc:
-        raise SystemExit(f"{exc}: install the family fonts (the list is in .ci/run)") from None
+    args, sets, rng = close_up_sets(__doc__, tiles=860, seed=5)
     faces = [c for c in CLASSES if c != NOT_A_TILE]
     codes: list[str] = []
     probs: list[np.ndarray] = []

@@ -1,0 +1,29 @@
+"""What the two close-up benches share: their arguments, and the held-out sets they draw tiles from."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import numpy as np
+
+
+def close_up_sets(doc: str | None, tiles: int, seed: int) -> tuple[argparse.Namespace, Any, np.random.Generator]:
+    """Parsed ``--tiles --width --families --seed``, a ``RealCropSource`` over those families, and the random source."""
+    from pungchow_data.realsets import family_names
+    from recognizer.train.realcrops import RealCropSource
+
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tiles", type=int, default=tiles)
+    ap.add_argument("--width", type=float, default=80.0, help="tile width in the photo, pixels")
+    ap.add_argument("--families", nargs="+", default=["heldout"])
+    ap.add_argument("--seed", type=int, default=seed)
+    args = ap.parse_args()
+    if args.tiles < 1 or not 8 <= args.width <= 400:
+        ap.error("--tiles must be at least 1 and --width between 8 and 400 pixels")
+    rng = np.random.default_rng(args.seed)
+    try:
+        sets = RealCropSource(family_names(args.families), rng)
+    except RuntimeError as exc:
+        raise SystemExit(f"{exc}: install the family fonts (the list is in .ci/run)") from None
+    return args, sets, rng
