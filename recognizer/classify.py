@@ -112,9 +112,7 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None,
     probs, emb = run_classifier(crops, model)
     if tileset is not None and len(crops):
         probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
-        probs = read_flowers_and_seasons(rgb, dets.boxes, probs, which_only=True)
-    else:
-        probs = read_flowers_and_seasons(rgb, dets.boxes, probs)
+    probs = read_flowers_and_seasons(rgb, dets.boxes, probs, which_only=tileset is not None)
     out = with_probabilities(dets, probs)
     if drop_not_tiles:
         out = out[out.codes != NT_INDEX]

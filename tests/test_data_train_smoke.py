@@ -104,12 +104,13 @@ def test_few_steps_then_resume(cache: Path, tmp_path: Path, monkeypatch: pytest.
 
 def test_sideways_crop_keeps_a_square_box(cache: Path) -> None:
     from recognizer.geometry import CROP_H, CROP_W, crop_tile
-    from recognizer.train.train import _cache_box, _load, sideways
+    from recognizer.train.prepare import box_in_crop
+    from recognizer.train.train import _load, sideways
 
     data = _load(str(cache), "train")
     rng = np.random.default_rng(1)
     for i in range(5):
-        img, box = sideways(data["crops"][i], _cache_box(), rng)
+        img, box = sideways(data["crops"][i], np.array(box_in_crop()), rng)
         assert 0.85 <= box[2] / box[3] <= 1.2  # crop_tile will not turn it back: the tile stays sideways
         assert box[0] >= 0 and box[0] + box[2] <= img.shape[1] + 1e-6 and box[1] + box[3] <= img.shape[0] + 1e-6
         assert crop_tile(img, box).shape == (CROP_H, CROP_W, 3)

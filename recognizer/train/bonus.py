@@ -26,9 +26,9 @@ import torch.nn.functional as F
 from recognizer.geometry import BONUS_H, BONUS_W, CROP_CONTEXT, crop_tile, to_input
 from recognizer.labels import BONUS_LABELS, OTHER_THAN_BONUS
 from recognizer.train.augment import photometric
-from recognizer.train.checkpoint import Checkpoint
+from recognizer.train.checkpoint import Checkpoint, start
 from recognizer.train.nets import BonusReader
-from recognizer.train.prepare import CACHE_CONTEXT
+from recognizer.train.prepare import CACHE_CONTEXT, box_in_crop
 from recognizer.train.realcrops import OTHER_CODES, RealCropSource, not_a_tile, tile_crop
 from scoring.tiles import BONUS_CODES
 
@@ -121,9 +121,7 @@ class BonusCropSource:
 
 def reader_crop(drawn: np.ndarray, rng: np.random.Generator, train: bool) -> np.ndarray:
     """Frame a drawn crop as ``read_flowers_and_seasons`` frames a detected box; in training jitter the box, the light and the sharpness."""
-    ch, cw = drawn.shape[:2]
-    bw, bh = cw / CACHE_CONTEXT, ch / CACHE_CONTEXT
-    box = np.array([(cw - bw) / 2, (ch - bh) / 2, bw, bh])
+    box = np.array(box_in_crop(drawn.shape[:2]))
     if not train:
         return crop_tile(drawn, box, CROP_CONTEXT, (BONUS_H, BONUS_W))
     box[2] *= rng.uniform(0.93, 1.07)
@@ -153,11 +151,7 @@ def train_bonus(styles: list[str], steps: int, out: str, batch: int = 64, seed: 
     source = BonusCropSource(styles, rng, scenes)
     val_source = BonusCropSource(styles, np.random.default_rng([seed, 7]))
     val_x, val_y = val_source.batch(512, train=False)
-    model = BonusReader()
-    if init:
-        model.load_state_dict(torch.load(init, map_location="cpu"))
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    model, opt, sched = start(BonusReader(), init, lr, steps, warm_up=0.1)
     ckpt = Checkpoint(out, "bonus", model, opt, sched, steps, {"rng": rng})
     first = ckpt.resume(resume) if resume else 1
     ckpt.save_on_sigterm()

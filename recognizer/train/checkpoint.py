@@ -14,6 +14,16 @@ import numpy as np
 import torch
 
 
+def start(model: torch.nn.Module, init: str | None, lr: float, steps: int,
+          warm_up: float) -> tuple[torch.nn.Module, torch.optim.AdamW, torch.optim.lr_scheduler.OneCycleLR]:
+    """A run's network (from ``init`` weights when fine-tuning), AdamW and a one-cycle schedule over ``steps``."""
+    if init:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=warm_up)
+    return model, opt, sched
+
+
 class Checkpoint:
     """Saves and restores one run; ``rngs`` names the numpy generators whose states travel with it."""
 

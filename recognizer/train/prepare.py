@@ -18,6 +18,13 @@ CACHE_CONTEXT = 1.5
 CACHE_SIZE = (80, 60)
 
 
+def box_in_crop(size: tuple[int, int] = CACHE_SIZE) -> tuple[float, float, float, float]:
+    """The labelled box (x, y, w, h) inside a crop of ``size`` cut at ``CACHE_CONTEXT``, in the crop's pixels."""
+    ch, cw = size
+    bw, bh = cw / CACHE_CONTEXT, ch / CACHE_CONTEXT
+    return (cw - bw) / 2, (ch - bh) / 2, bw, bh
+
+
 def _not_a_tile_boxes(rng: random.Random, boxes: np.ndarray, width: int, height: int, n: int) -> list[np.ndarray]:
     """Background patches and half-tile offsets: what a detector false alarm looks like."""
     out: list[np.ndarray] = []

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from recognizer.labels import CLASSES, NOT_A_TILE
-from recognizer.train.prepare import CACHE_CONTEXT, CACHE_SIZE
+from recognizer.train.prepare import CACHE_CONTEXT, CACHE_SIZE, box_in_crop
 from scoring.tiles import BONUS_CODES
 
 #: Sets kept drawn at once; one is replaced every ``SET_REFRESH`` crops (drawing a set takes ~0.6 s).
@@ -108,12 +108,6 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _box_in_crop(size: tuple[int, int] = CACHE_SIZE) -> tuple[float, float, float, float]:
-    ch, cw = size
-    bw, bh = cw / CACHE_CONTEXT, ch / CACHE_CONTEXT
-    return (cw - bw) / 2, (ch - bh) / 2, bw, bh
-
-
 def _sprite(face: np.ndarray, style: object, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """The tile as seen: the face and a band of its side (face layer, then back colour), RGB and alpha."""
     fh, fw = face.shape[:2]
@@ -155,6 +149,15 @@ def _sprite(face: np.ndarray, style: object, rng: np.random.Generator) -> tuple[
     return np.clip(rgb, 0, 255), alpha / 255.0
 
 
+def _canvas(rng: np.random.Generator, size: tuple[int, int]) -> tuple[np.ndarray, int, tuple[float, float, float, float]]:
+    """A table top to draw a crop of ``size`` on, ``scale`` times larger (at least 240 rows, shrunk afterwards:
+    smooth edges), and the tile's box on it."""
+    scale = max(2, -(-240 // size[0]))
+    canvas = background(rng, size[0] * scale, size[1] * scale)
+    x, y, bw, bh = box_in_crop(size)
+    return canvas, scale, (x * scale, y * scale, bw * scale, bh * scale)
+
+
 def _paste(canvas: np.ndarray, rgb: np.ndarray, alpha: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator,
            perspective: float = 0.08) -> None:
     """Warp a sprite into ``box`` (x, y, w, h) with a little perspective, cast a soft shadow, composite."""
@@ -178,9 +181,7 @@ def tile_crop(rng: np.random.Generator, style: object, faces: dict[str, np.ndarr
               size: tuple[int, int] = CACHE_SIZE) -> np.ndarray:
     """A crop of one tile of ``code`` (cache-sized unless ``size`` says otherwise), its neighbours often touching it."""
     ch, cw = size
-    scale = max(2, -(-240 // ch))  # drawn on a canvas of at least 240 rows, then shrunk: smooth edges
-    canvas = background(rng, ch * scale, cw * scale)
-    x, y, bw, bh = (v * scale for v in _box_in_crop(size))
+    canvas, _, (x, y, bw, bh) = _canvas(rng, size)
     codes = list(faces)
     if rng.random() < 0.6:  # neighbours in a row, touching or nearly
         gap = rng.uniform(-0.02, 0.08) * bw
@@ -208,9 +209,7 @@ def not_a_tile(rng: np.random.Generator, entry: tuple[object, dict[str, np.ndarr
     """Printed text, dice pips, table clutter, a tile's side or a crop between two tiles."""
     style, faces = entry
     ch, cw = size
-    scale = max(2, -(-240 // ch))
-    canvas = background(rng, ch * scale, cw * scale)
-    x, y, bw, bh = (v * scale for v in _box_in_crop(size))
+    canvas, scale, (x, y, bw, bh) = _canvas(rng, size)
     kind = rng.integers(5)
     if kind == 0:
         canvas[:] = np.clip(np.array(rng.integers(200, 256, 3)) + rng.normal(0, 4, canvas.shape), 0, 255).astype(np.uint8)

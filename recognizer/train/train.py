@@ -31,10 +31,10 @@ import torch.nn.functional as F
 from recognizer.geometry import CROP_H, CROP_W, STRIDE, to_input
 from recognizer.labels import CLASSES
 from recognizer.train.augment import photometric
-from recognizer.train.checkpoint import Checkpoint
+from recognizer.train.checkpoint import Checkpoint, start
 from recognizer.train.grids import grid_scene
 from recognizer.train.nets import TileClassifier, TileDetector
-from recognizer.train.prepare import CACHE_CONTEXT, CACHE_SIZE, prepare
+from recognizer.train.prepare import box_in_crop, prepare
 
 LEO_WEIGHT = 8.0
 #: Crop context is jittered by this factor: detected boxes run tighter or looser than labelled ones.
@@ -62,23 +62,7 @@ def _weights(sources: list[str]) -> np.ndarray:
     return w / w.sum()
 
 
-def _start(model: torch.nn.Module, init: str | None, lr: float, steps: int, warm_up: float) -> tuple:
-    """A network (from ``init`` weights when fine-tuning), AdamW and a one-cycle schedule over ``steps``."""
-    if init:
-        model.load_state_dict(torch.load(init, map_location="cpu"))
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=warm_up)
-    return model, opt, sched
-
-
 # --- classifier -----------------------------------------------------------------------------
-
-def _cache_box() -> np.ndarray:
-    """The labelled box inside a cached crop, in the crop's pixels."""
-    ch, cw = CACHE_SIZE
-    bw, bh = cw / CACHE_CONTEXT, ch / CACHE_CONTEXT
-    return np.array([(cw - bw) / 2, (ch - bh) / 2, bw, bh])
-
 
 def sideways(crop: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """The cached crop turned a quarter either way and squeezed across, its box now nearly square (aspect 0.9-1.15)."""
@@ -95,7 +79,7 @@ def sideways(crop: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tup
 
 def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generator, train: bool) -> np.ndarray:
     from recognizer.geometry import CROP_CONTEXT, crop_tile
-    box = _cache_box()
+    box = np.array(box_in_crop())
     out = np.empty((len(idx), CROP_H, CROP_W, 3), np.uint8)
     for k, i in enumerate(idx):
         if train:
@@ -133,7 +117,7 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
     if init_onnx:
         idx = rng.choice(len(tr["crops"]), size=min(512, len(tr["crops"])), replace=False)
         load_onnx_weights(model, init_onnx, torch.from_numpy(to_input(classifier_batch(tr["crops"], idx, rng, False))))
-    model, opt, sched = _start(model, init, lr, steps, warm_up=0.1)
+    model, opt, sched = start(model, init, lr, steps, warm_up=0.1)
     real = None
     if real_share > 0:
         from recognizer.train.realcrops import RealCropSource
@@ -331,7 +315,7 @@ def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int =
     if init_onnx:
         picks = rng.choice(len(det), size=min(64, len(det)), replace=False)
         load_onnx_weights(model, init_onnx, torch.from_numpy(to_input(np.stack([detector_sample(det[i], rng)[0] for i in picks]))))
-    model, opt, sched = _start(model, init, lr, steps, warm_up=0.05)
+    model, opt, sched = start(model, init, lr, steps, warm_up=0.05)
     t0 = time.time()
     for step in range(1, steps + 1):
         model.train()
