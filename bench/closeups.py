@@ -11,7 +11,7 @@ import numpy as np
 def close_up_sets(doc: str | None, tiles: int, seed: int) -> tuple[argparse.Namespace, Any, np.random.Generator]:
     """Parsed ``--tiles --width --families --seed``, a ``RealCropSource`` over those families, and the random source."""
     from pungchow_data.realsets import family_names
-    from recognizer.train.realcrops import RealCropSource
+    from recognizer.train.realcrops import RealCropSource, unknown_styles
 
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tiles", type=int, default=tiles)
@@ -21,6 +21,8 @@ def close_up_sets(doc: str | None, tiles: int, seed: int) -> tuple[argparse.Name
     args = ap.parse_args()
     if args.tiles < 1 or not 8 <= args.width <= 400:
         ap.error("--tiles must be at least 1 and --width between 8 and 400 pixels")
+    if unknown := unknown_styles(family_names(args.families)):
+        ap.error(f"--families: no family named {', '.join(unknown)} (give family names, 'train', 'heldout' or 'all')")
     rng = np.random.default_rng(args.seed)
     try:
         sets = RealCropSource(family_names(args.families), rng)

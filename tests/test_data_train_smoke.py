@@ -134,3 +134,30 @@ def test_bonus_reader_few_steps_then_resume(tmp_path: Path, monkeypatch: pytest.
     assert torch.load(tmp_path / "bonus-ckpt.pt", map_location="cpu", weights_only=False)["step"] == 4
     with pytest.raises(SystemExit, match="same --steps"):
         bonus.train_bonus(["real-kai"], steps=9, out=str(tmp_path), batch=6, resume=str(tmp_path / "mid.pt"))
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["classifier", "--cache", "no-such-cache"], "has no train.pkl: make it with"),
+    (["classifier", "--grey", "3"], "--grey is a share between 0 and 1"),
+    (["detector", "--grids", "-0.5"], "--grids is a share between 0 and 1"),
+    (["classifier", "--real-share", "0.3", "--families", "no-such-family"], "no family named no-such-family"),
+])
+def test_trainer_refuses_bad_arguments_in_one_line(cache: Path, tmp_path: Path, args: list[str], says: str) -> None:
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "recognizer.train.train", *args]
+    if "--cache" not in args:
+        cmd += ["--cache", str(cache)]
+    run = subprocess.run([*cmd, "--out", str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2 and says in run.stderr and "Traceback" not in run.stderr
+    assert not (tmp_path / "out").exists()  # refused before anything was written
+
+
+def test_bonus_trainer_refuses_an_unknown_family(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "recognizer.train.bonus", "--families", "no-such-family", "--out", str(tmp_path / "o")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2 and "no family or classic style named no-such-family" in run.stderr and "Traceback" not in run.stderr

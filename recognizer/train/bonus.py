@@ -29,7 +29,7 @@ from recognizer.train.augment import photometric
 from recognizer.train.checkpoint import Checkpoint, start
 from recognizer.train.nets import BonusReader
 from recognizer.train.prepare import CACHE_CONTEXT, box_in_crop
-from recognizer.train.realcrops import OTHER_CODES, RealCropSource, not_a_tile, tile_crop
+from recognizer.train.realcrops import OTHER_CODES, RealCropSource, not_a_tile, tile_crop, unknown_styles
 from scoring.tiles import BONUS_CODES
 
 #: Drawn crops are this size at ``CACHE_CONTEXT``, so the tile box is as many pixels as in the reader's input.
@@ -197,6 +197,8 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     if args.steps < 1:
         ap.error(f"--steps must be at least 1, not {args.steps}")
+    if unknown := unknown_styles(family_names(args.families) + list(args.classic)):
+        ap.error(f"no family or classic style named {', '.join(unknown)} (--families, --classic)")
     for d in args.prepare or []:
         if not (Path(d) / "annotations.json").is_file():
             ap.error(f"{d} has no annotations.json: give dataset folders (pungchow data generate / import-leo)")

@@ -35,6 +35,8 @@ class RealCropSource:
         from pungchow_data.faces import FAMILY_STYLES, STYLES, style_available
 
         known = {**STYLES, **FAMILY_STYLES}
+        if unknown := unknown_styles(family_names):
+            raise ValueError(f"no family or style named {', '.join(unknown)}: known ones are {', '.join(sorted(known))}")
         self.styles = [known[n] for n in family_names if style_available(known[n])]
         if not self.styles:
             raise RuntimeError(f"none of the families {family_names} has its fonts on this machine")
@@ -77,6 +79,13 @@ class RealCropSource:
             pool = BONUS_CODES if rng.random() < BONUS_SHARE else OTHER_CODES
             code = pool[int(rng.integers(len(pool)))]
         return tile_crop(rng, style, faces, code), CLASSES.index(code)
+
+
+def unknown_styles(names: list[str]) -> list[str]:
+    """The names that are neither a real-set family nor a classic style (what a crop source can draw)."""
+    from pungchow_data.faces import FAMILY_STYLES, STYLES
+
+    return [n for n in names if n not in STYLES and n not in FAMILY_STYLES]
 
 
 def another_set(style: object, rng: np.random.Generator) -> object:

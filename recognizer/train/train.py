@@ -374,18 +374,29 @@ def main() -> None:
                     help="share of on-the-fly tile crops that are flowers and seasons (default 8/43)")
     ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
     args = ap.parse_args()
+    shares = {"--grids": args.grids, "--grey": args.grey, "--channel-shuffle": args.channel_shuffle, "--real-share": args.real_share,
+              "--quarter-turn": args.quarter_turn, "--half-turn": args.half_turn, "--bonus-share": args.bonus_share}
+    for flag, share in shares.items():
+        if share is not None and not 0.0 <= share <= 1.0:
+            ap.error(f"{flag} is a share between 0 and 1, not {share}")
+    if args.what != "prepare":
+        for split in ("train", "val"):
+            if not (Path(args.cache) / f"{split}.pkl").is_file():
+                ap.error(f"--cache {args.cache} has no {split}.pkl: make it with "
+                         f"python -m recognizer.train.train prepare --data DATASETS --cache {args.cache}")
+    from pungchow_data.realsets import family_names
+    from recognizer.train.realcrops import unknown_styles
+
+    if args.what == "classifier" and args.real_share > 0 and (unknown := unknown_styles(family_names(args.families))):
+        ap.error(f"--families: no family named {', '.join(unknown)} (give family names, 'train', 'heldout' or 'all')")
     torch.set_num_threads(args.threads)
     Path(args.out).mkdir(parents=True, exist_ok=True)
     if args.what == "prepare":
         prepare(args.data, args.cache, ("train", "val", "test"))
     elif args.what == "classifier":
-        from pungchow_data.realsets import family_names
-
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
                          CHANNEL_SHUFFLE=args.channel_shuffle, GREY=args.grey, HALF_TURN=args.half_turn,
                          QUARTER_TURN=args.quarter_turn)
-        if args.bonus_share is not None and not 0.0 <= args.bonus_share <= 1.0:
-            ap.error(f"--bonus-share is a share between 0 and 1, not {args.bonus_share}")
         if args.bonus_share is not None:
             from recognizer.train import realcrops
 
