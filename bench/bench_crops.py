@@ -4,10 +4,14 @@
     PUNGCHOW_MODELS=artifacts/cand python bench/bench_crops.py data/real-heldout
     python bench/bench_crops.py data/real-heldout --classifier-only   # the classifier without the bonus reader
     python bench/bench_crops.py data/real-heldout --reader-weight 1.0 --gate 0.05   # how the two readings are put together
+    python bench/bench_crops.py data/rec-leo --split test --tile-images   # each tile cut out and read as `pungchow classify` reads it
 
 Each labelled box is framed exactly as the pipeline frames a detected one (``recognizer.classify``),
 so this measures reading, not finding; it is the measure of "real crops read uncalibrated".
 ``--turn`` turns each photo first (the labels with it), to see how a tile lying another way is read.
+``--tile-images`` cuts each labelled tile out with a margin of a tenth of its long side, as a person crops a
+photo of one tile, and reads it as ``pungchow classify`` does (``classify_tile_image``: the box found
+again in the cut-out, no other tiles to compare with).
 """
 
 from __future__ import annotations
@@ -21,7 +25,14 @@ import cv2
 import numpy as np
 
 from pungchow_data.rotate import turn_point
-from recognizer.classify import BONUS_READ_MASS, BONUS_READER_WEIGHT, crops_of, read_flowers_and_seasons, run_classifier
+from recognizer.classify import (
+    BONUS_READ_MASS,
+    BONUS_READER_WEIGHT,
+    classify_tile_image,
+    crops_of,
+    read_flowers_and_seasons,
+    run_classifier,
+)
 from recognizer.coco import DatasetError, load_dataset
 from recognizer.labels import CLASSES
 from scoring.tiles import BONUS_CODES
@@ -68,6 +79,34 @@ def read_dataset(root: Path, split: str | None, turn: int, limit: int | None, bo
     return codes, np.concatenate(probs) if probs else np.zeros((0, len(CLASSES)))
 
 
+#: A person cropping a photo of one tile leaves about this much of its long side round it.
+TILE_IMAGE_MARGIN = 0.1
+
+
+def read_tile_images(root: Path, split: str | None, turn: int, limit: int | None) -> tuple[list[str], np.ndarray]:
+    """(labelled codes, top-3 probabilities) with each labelled tile cut out and read as a tile image of its own."""
+    ds = load_dataset(root)
+    codes: list[str] = []
+    probs: list[np.ndarray] = []
+    for im in (ds.images if split is None else ds.split(split))[:limit]:
+        tiles = [t for t in im.tiles if t.code in CLASSES]
+        bgr = cv2.imread(str(ds.image_path(im)), cv2.IMREAD_COLOR) if tiles else None
+        if bgr is None:
+            continue
+        rgb, boxes = turned(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), np.array([t.bbox for t in tiles], np.float32), turn)
+        for tile, (x, y, w, h) in zip(tiles, boxes):
+            m = TILE_IMAGE_MARGIN * max(w, h)
+            cut = rgb[max(int(y - m), 0):int(y + h + m) + 1, max(int(x - m), 0):int(x + w + m) + 1]
+            if min(cut.shape[:2]) < 4:
+                continue
+            d = classify_tile_image(np.ascontiguousarray(cut))
+            row = np.zeros(len(CLASSES))
+            row[d.top3[0]] = d.top3_p[0]
+            probs.append(row)
+            codes.append(tile.code)
+    return codes, np.stack(probs) if probs else np.zeros((0, len(CLASSES)))
+
+
 def report(codes: list[str], probs: np.ndarray) -> dict:
     truth = np.array([CLASSES.index(c) for c in codes])
     top3 = np.argsort(-probs, axis=1)[:, :3]
@@ -90,19 +129,25 @@ def main() -> None:
     ap.add_argument("--turn", type=int, default=0, choices=(0, 90, 180, 270))
     ap.add_argument("--limit", type=int, default=None, help="only the first N photos")
     ap.add_argument("--classifier-only", action="store_true", help="the classifier alone, without the bonus reader")
+    ap.add_argument("--tile-images", action="store_true", help="each tile cut out and read alone, as `pungchow classify` reads it")
     ap.add_argument("--gate", type=float, default=BONUS_READ_MASS, help="flower-or-season chance from which the reader is asked")
     ap.add_argument("--reader-weight", type=float, default=BONUS_READER_WEIGHT,
                     help="the reader's weight against the classifier's (1: the reader alone)")
     args = ap.parse_args()
     if not (0.0 <= args.gate <= 1.0 and 0.0 <= args.reader_weight <= 1.0):
         ap.error("--gate and --reader-weight are shares between 0 and 1")
+    if args.tile_images and (args.classifier_only or args.gate != BONUS_READ_MASS or args.reader_weight != BONUS_READER_WEIGHT):
+        ap.error("--tile-images reads as `pungchow classify` does; it takes no --classifier-only, --gate or --reader-weight")
     try:
-        codes, probs = read_dataset(Path(args.dataset), args.split, args.turn, args.limit, not args.classifier_only,
-                                    args.gate, args.reader_weight)
+        if args.tile_images:
+            codes, probs = read_tile_images(Path(args.dataset), args.split, args.turn, args.limit)
+        else:
+            codes, probs = read_dataset(Path(args.dataset), args.split, args.turn, args.limit, not args.classifier_only,
+                                        args.gate, args.reader_weight)
     except DatasetError as exc:
         ap.error(str(exc))
-    print(json.dumps({"dataset": args.dataset, "split": args.split, "turn": args.turn, "bonus_reader": not args.classifier_only,
-                      "gate": args.gate, "reader_weight": args.reader_weight,
+    print(json.dumps({"dataset": args.dataset, "split": args.split, "turn": args.turn, "tile_images": args.tile_images,
+                      "bonus_reader": not args.classifier_only, "gate": args.gate, "reader_weight": args.reader_weight,
                       **report(codes, probs)}))
 
 

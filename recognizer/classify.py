@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from recognizer.detections import Detections
@@ -11,6 +12,7 @@ from recognizer.models import Model, load_model
 
 NT_INDEX = CLASSES.index(NOT_A_TILE)
 XX_INDEX = CLASSES.index(FACE_DOWN)
+WD_INDEX = CLASSES.index("WD")
 BATCH = 64
 #: Where the bonus reader's eight flowers and seasons sit among the classifier's classes.
 BONUS_INDEX = np.array([CLASSES.index(c) for c in BONUS_LABELS if c != OTHER_THAN_BONUS])
@@ -70,7 +72,8 @@ def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarr
     each catches sets the other misreads. The classifier's proportions among the other codes stand,
     scaled to what the two leave them. ``which_only`` (after a tile set has named the tiles): how likely a tile
     is a flower or season at all stays as the set said; the reader only helps say which of the eight, since
-    a set's prototypes match the painting more than the small number.
+    a set's prototypes match the painting more than the small number, and only as far as it sees a flower or
+    season at all (its weight times one less its "other"): on a set it does not know, its pick is noise.
     """
     ask = np.flatnonzero(probs[:, BONUS_INDEX].sum(axis=1) >= gate)
     if not len(ask):
@@ -78,8 +81,9 @@ def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarr
     crops = np.stack([crop_tile(rgb, boxes[i], size=(BONUS_H, BONUS_W)) for i in ask])
     read, _ = read_both_ways_up(model or load_model("bonus"), crops)
     first = probs[ask][:, BONUS_INDEX]
-    if which_only:  # a tile set already knew which tiles are flowers or seasons: the reader only says which of the eight
-        among = (first + 1e-6) ** (1.0 - weight) * (read[:, :-1] + 1e-6) ** weight
+    if which_only:  # a tile set already knew which tiles are flowers or seasons: the reader only says which of the eight,
+        say = weight * (1.0 - read[:, -1:])  # and only as far as it sees a flower or season at all
+        among = (first + 1e-6) ** (1.0 - say) * (read[:, :-1] / read[:, :-1].sum(axis=1, keepdims=True) + 1e-6) ** say
         out = probs.copy()
         out[np.ix_(ask, BONUS_INDEX)] = among / among.sum(axis=1, keepdims=True) * first.sum(axis=1, keepdims=True)
         return out
@@ -95,6 +99,61 @@ def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarr
     return out
 
 
+#: A tile read this surely as a face (not blank, not a back, not "not a tile") shows the photo's face colour.
+FACE_SURE = 0.6
+#: Faces needed before the photo's face colour is trusted, and the most it is taken from (spread over the photo).
+FACES_NEEDED, FACES_USED = 3, 32
+#: Colour only decides between blank and back when the classifier gives each at least this much: one it all but
+#: rules out (a wall's tiles seen edge on are white, and surely backs) stays ruled out.
+TORN = 0.05
+#: Paper colours closer than this to the faces' (CIELAB, lightness weighted ``LIGHTNESS_WEIGHT``) are a face...
+FACE_NEAR = 8.0
+#: ... and farther than this are not: a tile back.
+BACK_FAR = 20.0
+#: Light and shade move a face's lightness across a photo far more than its hue, so lightness counts a quarter.
+LIGHTNESS_WEIGHT = 0.25
+
+
+def paper_colour(rgb: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """CIELAB colour of a tile's bare face (or back): the median of the brighter half of its middle, so ink does not count."""
+    x, y, w, h = (float(v) for v in box)
+    mid = rgb[max(int(y + 0.3 * h), 0):max(int(y + 0.7 * h) + 1, 0), max(int(x + 0.3 * w), 0):max(int(x + 0.7 * w) + 1, 0)]
+    if not mid.size:
+        return np.full(3, np.nan, np.float32)
+    lab = cv2.cvtColor(np.ascontiguousarray(mid.reshape(1, -1, 3)), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
+    return np.asarray(np.median(lab[lab[:, 0] >= np.median(lab[:, 0])], axis=0), np.float32)
+
+
+def blank_or_back(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, alone: bool = False) -> np.ndarray:
+    """Probabilities with each blank white dragon told from a tile back by the colour of the photo's other faces.
+
+    A blank white dragon and a plain back differ only in colour, which the classifier, trained on many
+    sets, cannot know for this one; but one set has one face colour. Where the tiles read surely as faces
+    say what it is, a tile the classifier finds blank or back (``TORN``) whose paper is that colour is a face (the
+    white dragon), and one far from it is a back: the two readings trade places. Too few sure faces, or a colour
+    between: unchanged. ``alone``: a tile photographed by itself is shown to be named, so torn, it is the blank face.
+    """
+    top = probs.argmax(axis=1)
+    unsure = np.flatnonzero(np.isin(top, (WD_INDEX, XX_INDEX)) & (np.minimum(probs[:, WD_INDEX], probs[:, XX_INDEX]) >= TORN))
+    if alone:
+        out: np.ndarray = probs.copy()
+        backs = unsure[top[unsure] == XX_INDEX]
+        out[np.ix_(backs, [WD_INDEX, XX_INDEX])] = probs[np.ix_(backs, [XX_INDEX, WD_INDEX])]
+        return out
+    faces = np.flatnonzero((probs.max(axis=1) >= FACE_SURE) & ~np.isin(top, (WD_INDEX, XX_INDEX, NT_INDEX)))
+    if not len(unsure) or len(faces) < FACES_NEEDED:
+        return probs
+    faces = faces[np.linspace(0, len(faces) - 1, min(len(faces), FACES_USED)).round().astype(np.int64)]
+    face_colour = np.nanmedian(np.array([paper_colour(rgb, boxes[i]) for i in faces]), axis=0)
+    weight = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], np.float32)
+    out = probs.copy()
+    for i in unsure:
+        distance = float(np.linalg.norm((paper_colour(rgb, boxes[i]) - face_colour) * weight))
+        if (top[i] == XX_INDEX and distance < FACE_NEAR) or (top[i] == WD_INDEX and distance > BACK_FAR):
+            out[i, [WD_INDEX, XX_INDEX]] = probs[i, [XX_INDEX, WD_INDEX]]
+    return out
+
+
 def with_probabilities(dets: Detections, probs: np.ndarray) -> Detections:
     """Fill codes, confidence, top-3 and face-down flags from class probabilities."""
     top = np.argsort(-probs, axis=1)[:, :3]
@@ -102,17 +161,20 @@ def with_probabilities(dets: Detections, probs: np.ndarray) -> Detections:
     return dets.with_(codes=top[:, 0], confidence=top_p[:, 0], top3=top, top3_p=top_p, face_down=top[:, 0] == XX_INDEX)
 
 
-def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None, model: Model | None = None, drop_not_tiles: bool = True) -> Detections:
+def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None, model: Model | None = None, drop_not_tiles: bool = True,
+             alone: bool = False) -> Detections:
     """Name each box; boxes the classifier calls "not a tile" are dropped.
 
     With a tile set (see recognizer.tileset), the set's own prototypes decide among its codes, and then the bonus
     reader helps say which flower or season; without one, the bonus reader reads the possible flowers and seasons again.
+    Last, the photo's face colour tells blank white dragons from backs (``alone``: the one tile of a tile image).
     """
     crops = crops_of(rgb, dets.boxes)
     probs, emb = run_classifier(crops, model)
     if tileset is not None and len(crops):
         probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
     probs = read_flowers_and_seasons(rgb, dets.boxes, probs, which_only=tileset is not None)
+    probs = blank_or_back(rgb, dets.boxes, probs, alone)
     out = with_probabilities(dets, probs)
     if drop_not_tiles:
         out = out[out.codes != NT_INDEX]
@@ -151,4 +213,4 @@ def single_tile_box(rgb: np.ndarray) -> np.ndarray:
 def classify_tile_image(rgb: np.ndarray, tileset: "object | None" = None, model: Model | None = None) -> Detections:
     """Name the one tile of a tile image (a crop of one tile, with or without a plain mat around it)."""
     whole = Detections(single_tile_box(rgb)[None], np.ones(1))
-    return classify(rgb, whole, tileset, model, drop_not_tiles=False)
+    return classify(rgb, whole, tileset, model, drop_not_tiles=False, alone=True)

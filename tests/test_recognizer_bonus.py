@@ -12,7 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from recognizer.classify import BONUS_INDEX, BONUS_READ_MASS, crops_of, read_flowers_and_seasons, run_classifier
+from recognizer.classify import BONUS_INDEX, BONUS_READ_MASS, crops_of, read_both_ways_up, read_flowers_and_seasons, run_classifier
+from recognizer.geometry import BONUS_H, BONUS_W, crop_tile
 from recognizer.labels import BONUS_LABELS, CLASSES
 from recognizer.models import load_model
 from scoring.tiles import BONUS_CODES
@@ -92,3 +93,20 @@ def test_after_a_tile_set_the_reader_only_says_which_flower_or_season() -> None:
     assert np.array_equal(again[:, others], first[:, others])
     assert np.allclose(again[:, BONUS_INDEX].sum(axis=1), first[:, BONUS_INDEX].sum(axis=1), atol=1e-6)
     assert not np.allclose(again[:, BONUS_INDEX], first[:, BONUS_INDEX])
+
+
+def test_after_a_tile_set_a_reader_that_sees_no_flower_or_season_leaves_the_sets_choice() -> None:
+    """Honours the reader calls "other" though a set called them half a flower: which of the eight stays the set's."""
+    import json
+
+    expected = json.loads((PHOTOS / "expected.json").read_text())
+    rgb = cv2.cvtColor(cv2.imread(str(PHOTOS / "leo-064.jpg")), cv2.COLOR_BGR2RGB)
+    boxes = np.array([t["bbox"] for t in expected["leo-064.jpg"]["tiles"]], np.float32)
+    first, _ = run_classifier(crops_of(rgb, boxes))
+    first[:, BONUS_INDEX] += np.linspace(0.2, 0.02, len(BONUS_INDEX))  # the set leans to 1F, then 2F, ...
+    first /= first.sum(axis=1, keepdims=True)
+    read, _ = read_both_ways_up(load_model("bonus"), np.stack([crop_tile(rgb, b, size=(BONUS_H, BONUS_W)) for b in boxes]))
+    sure_other = read[:, -1] > 0.9
+    assert sure_other.sum() >= 3
+    again = read_flowers_and_seasons(rgb, boxes, first, which_only=True)
+    assert (again[sure_other][:, BONUS_INDEX].argmax(axis=1) == 0).all()
