@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -61,21 +62,26 @@ def turned(rgb: np.ndarray, boxes: np.ndarray, degrees: int) -> tuple[np.ndarray
     return np.ascontiguousarray(np.rot90(rgb, -turns)), np.array(out, np.float32).reshape(-1, 4)
 
 
-def read_dataset(root: Path, split: str | None, turn: int, limit: int | None, bonus_reader: bool = True,
-                 gate: float = BONUS_READ_MASS, weight: float = BONUS_READER_WEIGHT) -> tuple[list[str], np.ndarray]:
-    """(labelled codes, probabilities) over every labelled tile of the split."""
+def labelled_photos(root: Path, split: str | None, turn: int, limit: int | None) -> Iterator[tuple[np.ndarray, np.ndarray, list[str]]]:
+    """(photo, boxes, codes) of the labelled tiles with a known code, for each readable photo of the split, turned by ``turn``."""
     ds = load_dataset(root)
-    codes: list[str] = []
-    probs: list[np.ndarray] = []
     for im in (ds.images if split is None else ds.split(split))[:limit]:
         tiles = [t for t in im.tiles if t.code in CLASSES]
         bgr = cv2.imread(str(ds.image_path(im)), cv2.IMREAD_COLOR) if tiles else None
-        if bgr is None:
-            continue
-        rgb, boxes = turned(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), np.array([t.bbox for t in tiles], np.float32), turn)
+        if bgr is not None:
+            rgb, boxes = turned(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), np.array([t.bbox for t in tiles], np.float32), turn)
+            yield rgb, boxes, [t.code for t in tiles]
+
+
+def read_dataset(root: Path, split: str | None, turn: int, limit: int | None, bonus_reader: bool = True,
+                 gate: float = BONUS_READ_MASS, weight: float = BONUS_READER_WEIGHT) -> tuple[list[str], np.ndarray]:
+    """(labelled codes, probabilities) over every labelled tile of the split."""
+    codes: list[str] = []
+    probs: list[np.ndarray] = []
+    for rgb, boxes, labels in labelled_photos(root, split, turn, limit):
         p, _ = run_classifier(crops_of(rgb, boxes))
         probs.append(read_flowers_and_seasons(rgb, boxes, p, gate=gate, weight=weight) if bonus_reader else p)
-        codes += [t.code for t in tiles]
+        codes += labels
     return codes, np.concatenate(probs) if probs else np.zeros((0, len(CLASSES)))
 
 
@@ -85,16 +91,10 @@ TILE_IMAGE_MARGIN = 0.1
 
 def read_tile_images(root: Path, split: str | None, turn: int, limit: int | None) -> tuple[list[str], np.ndarray]:
     """(labelled codes, top-3 probabilities) with each labelled tile cut out and read as a tile image of its own."""
-    ds = load_dataset(root)
     codes: list[str] = []
     probs: list[np.ndarray] = []
-    for im in (ds.images if split is None else ds.split(split))[:limit]:
-        tiles = [t for t in im.tiles if t.code in CLASSES]
-        bgr = cv2.imread(str(ds.image_path(im)), cv2.IMREAD_COLOR) if tiles else None
-        if bgr is None:
-            continue
-        rgb, boxes = turned(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), np.array([t.bbox for t in tiles], np.float32), turn)
-        for tile, (x, y, w, h) in zip(tiles, boxes):
+    for rgb, boxes, labels in labelled_photos(root, split, turn, limit):
+        for code, (x, y, w, h) in zip(labels, boxes):
             m = TILE_IMAGE_MARGIN * max(w, h)
             cut = rgb[max(int(y - m), 0):int(y + h + m) + 1, max(int(x - m), 0):int(x + w + m) + 1]
             if min(cut.shape[:2]) < 4:
@@ -103,7 +103,7 @@ def read_tile_images(root: Path, split: str | None, turn: int, limit: int | None
             row = np.zeros(len(CLASSES))
             row[d.top3[0]] = d.top3_p[0]
             probs.append(row)
-            codes.append(tile.code)
+            codes.append(code)
     return codes, np.stack(probs) if probs else np.zeros((0, len(CLASSES)))
 
 
