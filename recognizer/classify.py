@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -83,7 +85,8 @@ def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarr
     first = probs[ask][:, BONUS_INDEX]
     if which_only:  # a tile set already knew which tiles are flowers or seasons: the reader only says which of the eight,
         say = weight * (1.0 - read[:, -1:])  # and only as far as it sees a flower or season at all
-        among = (first + 1e-6) ** (1.0 - say) * (read[:, :-1] / read[:, :-1].sum(axis=1, keepdims=True) + 1e-6) ** say
+        which = read[:, :-1] / np.maximum(read[:, :-1].sum(axis=1, keepdims=True), 1e-12)
+        among = (first + 1e-6) ** (1.0 - say) * (which + 1e-6) ** say
         out = probs.copy()
         out[np.ix_(ask, BONUS_INDEX)] = among / among.sum(axis=1, keepdims=True) * first.sum(axis=1, keepdims=True)
         return out
@@ -106,18 +109,21 @@ FACES_NEEDED, FACES_USED = 3, 32
 #: Colour only decides between blank and back when the classifier gives each at least this much: one it all but
 #: rules out (a wall's tiles seen edge on are white, and surely backs) stays ruled out.
 TORN = 0.05
-#: Paper colours closer than this to the faces' (CIELAB, lightness weighted ``LIGHTNESS_WEIGHT``) are a face...
+#: Paper colours closer than this to the faces' (OpenCV's 8-bit CIELAB, lightness 0-255 weighted ``LIGHTNESS_WEIGHT``) are a face...
 FACE_NEAR = 8.0
 #: ... and farther than this are not: a tile back.
 BACK_FAR = 20.0
-#: Light and shade move a face's lightness across a photo far more than its hue, so lightness counts a quarter.
+#: Light and shade move a face's lightness across a photo far more than its hue, so lightness (0-255) counts a quarter.
 LIGHTNESS_WEIGHT = 0.25
 
 
 def paper_colour(rgb: np.ndarray, box: np.ndarray) -> np.ndarray:
-    """CIELAB colour of a tile's bare face (or back): the median of the brighter half of its middle, so ink does not count."""
+    """CIELAB colour (OpenCV's 8-bit scale) of a tile's bare face or back: the median of the brighter half of its middle,
+    so ink does not count; NaN where the middle lies off the photo."""
     x, y, w, h = (float(v) for v in box)
-    mid = rgb[max(int(y + 0.3 * h), 0):max(int(y + 0.7 * h) + 1, 0), max(int(x + 0.3 * w), 0):max(int(x + 0.7 * w) + 1, 0)]
+    top, bottom = max(math.floor(y + 0.3 * h), 0), max(math.floor(y + 0.7 * h) + 1, 0)
+    left, right = max(math.floor(x + 0.3 * w), 0), max(math.floor(x + 0.7 * w) + 1, 0)
+    mid = rgb[top:bottom, left:right]
     if not mid.size:
         return np.full(3, np.nan, np.float32)
     lab = cv2.cvtColor(np.ascontiguousarray(mid.reshape(1, -1, 3)), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
@@ -144,7 +150,11 @@ def blank_or_back(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, alone: 
     if not len(unsure) or len(faces) < FACES_NEEDED:
         return probs
     faces = faces[np.linspace(0, len(faces) - 1, min(len(faces), FACES_USED)).round().astype(np.int64)]
-    face_colour = np.nanmedian(np.array([paper_colour(rgb, boxes[i]) for i in faces]), axis=0)
+    papers = np.array([paper_colour(rgb, boxes[i]) for i in faces])
+    papers = papers[np.isfinite(papers).all(axis=1)]
+    if len(papers) < FACES_NEEDED:
+        return probs
+    face_colour = np.median(papers, axis=0)
     weight = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], np.float32)
     out = probs.copy()
     for i in unsure:

@@ -75,12 +75,25 @@ def test_without_enough_sure_faces_or_with_a_colour_between_nothing_changes() ->
 
 
 def test_a_tile_photographed_alone_and_torn_between_blank_and_back_is_the_blank_face() -> None:
-    """Nobody photographs a tile's back to ask what it is; a back the classifier is sure of stays a back."""
+    """Nobody photographs a tile's back to ask what it is; a back the classifier all but rules out as blank stays a
+    back, and a tile read blank stays blank."""
     rgb, boxes = table_of_tiles([IVORY], [False])
     torn = blank_or_back(rgb, boxes, readings(["XX?"]), alone=True)
     assert CLASSES[int(torn[0].argmax())] == "WD"
     sure = readings(["XX"], sure=0.97)
+    assert sure[0, WD_INDEX] < 0.05
     assert np.array_equal(blank_or_back(rgb, boxes, sure, alone=True), sure)
+    blank = readings(["WD?"])
+    assert np.array_equal(blank_or_back(rgb, boxes, blank, alone=True), blank)
+
+
+def test_faces_whose_middle_lies_off_the_photo_do_not_count() -> None:
+    """Three sure faces, two of them boxes off the photo's edge: one colour is too few to go on."""
+    rgb, boxes = table_of_tiles([IVORY] * 3 + [IVORY], [True] * 3 + [False])
+    boxes[1] = (-200, 30, 40, 56)
+    boxes[2] = (rgb.shape[1] + 100, 30, 40, 56)
+    probs = readings(["1D", "2D", "3D", "XX?"])
+    assert np.array_equal(blank_or_back(rgb, boxes, probs), probs)
 
 
 def test_ink_does_not_colour_the_paper() -> None:
