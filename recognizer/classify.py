@@ -141,27 +141,29 @@ def blank_or_back(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, alone: 
     """
     top = probs.argmax(axis=1)
     unsure = np.flatnonzero(np.isin(top, (WD_INDEX, XX_INDEX)) & (np.minimum(probs[:, WD_INDEX], probs[:, XX_INDEX]) >= TORN))
-    if alone:
-        out: np.ndarray = probs.copy()
-        backs = unsure[top[unsure] == XX_INDEX]
-        out[np.ix_(backs, [WD_INDEX, XX_INDEX])] = probs[np.ix_(backs, [XX_INDEX, WD_INDEX])]
-        return out
+    trade = unsure[top[unsure] == XX_INDEX] if alone else _misread_by_colour(rgb, boxes, probs, top, unsure)
+    out: np.ndarray = probs.copy()
+    blank_back = np.array([WD_INDEX, XX_INDEX])
+    out[np.ix_(trade, blank_back)] = probs[np.ix_(trade, blank_back[::-1])]
+    return out
+
+
+def _misread_by_colour(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, top: np.ndarray, unsure: np.ndarray) -> np.ndarray:
+    """Of the ``unsure`` tiles, those read as backs whose paper is the faces' colour and those read blank far from it."""
+    none = np.zeros(0, np.int64)
     faces = np.flatnonzero((probs.max(axis=1) >= FACE_SURE) & ~np.isin(top, (WD_INDEX, XX_INDEX, NT_INDEX)))
     if not len(unsure) or len(faces) < FACES_NEEDED:
-        return probs
+        return none
     faces = faces[np.linspace(0, len(faces) - 1, min(len(faces), FACES_USED)).round().astype(np.int64)]
     papers = np.array([paper_colour(rgb, boxes[i]) for i in faces])
     papers = papers[np.isfinite(papers).all(axis=1)]
     if len(papers) < FACES_NEEDED:
-        return probs
+        return none
     face_colour = np.median(papers, axis=0)
     weight = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], np.float32)
-    out = probs.copy()
-    for i in unsure:
-        distance = float(np.linalg.norm((paper_colour(rgb, boxes[i]) - face_colour) * weight))
-        if (top[i] == XX_INDEX and distance < FACE_NEAR) or (top[i] == WD_INDEX and distance > BACK_FAR):
-            out[i, [WD_INDEX, XX_INDEX]] = probs[i, [XX_INDEX, WD_INDEX]]
-    return out
+    distance = np.array([np.linalg.norm((paper_colour(rgb, boxes[i]) - face_colour) * weight) for i in unsure])
+    misread = ((top[unsure] == XX_INDEX) & (distance < FACE_NEAR)) | ((top[unsure] == WD_INDEX) & (distance > BACK_FAR))
+    return np.asarray(unsure[misread], np.int64)
 
 
 def with_probabilities(dets: Detections, probs: np.ndarray) -> Detections:
