@@ -5,12 +5,13 @@
     python bench/bench_crops.py data/real-heldout --classifier-only   # the classifier without the bonus reader
     python bench/bench_crops.py data/real-heldout --reader-weight 1.0 --gate 0.05   # how the two readings are put together
     python bench/bench_crops.py data/rec-leo --split test --tile-images   # each tile cut out and read as `pungchow classify` reads it
+    python bench/bench_crops.py data/real-heldout --tile-images --margin 0.25   # cut out loosely (0: tight)
 
 Each labelled box is framed exactly as the pipeline frames a detected one (``recognizer.classify``),
 so this measures reading, not finding; it is the measure of "real crops read uncalibrated".
 ``--turn`` turns each photo first (the labels with it), to see how a tile lying another way is read.
-``--tile-images`` cuts each labelled tile out with a margin of a tenth of its long side, as a person crops a
-photo of one tile, and reads it as ``pungchow classify`` does (``classify_tile_image``: the box found
+``--tile-images`` cuts each labelled tile out with a margin of a tenth of its long side (``--margin``), as a person
+crops a photo of one tile, and reads it as ``pungchow classify`` does (``classify_tile_image``: the box found
 again in the cut-out, no other tiles to compare with).
 """
 
@@ -89,13 +90,14 @@ def read_dataset(root: Path, split: str | None, turn: int, limit: int | None, bo
 TILE_IMAGE_MARGIN = 0.1
 
 
-def read_tile_images(root: Path, split: str | None, turn: int, limit: int | None) -> tuple[list[str], np.ndarray]:
+def read_tile_images(root: Path, split: str | None, turn: int, limit: int | None,
+                     margin: float = TILE_IMAGE_MARGIN) -> tuple[list[str], np.ndarray]:
     """(labelled codes, top-3 probabilities) with each labelled tile cut out and read as a tile image of its own."""
     codes: list[str] = []
     probs: list[np.ndarray] = []
     for rgb, boxes, labels in labelled_photos(root, split, turn, limit):
         for code, (x, y, w, h) in zip(labels, boxes):
-            m = TILE_IMAGE_MARGIN * max(w, h)
+            m = margin * max(w, h)
             cut = rgb[max(int(y - m), 0):int(y + h + m) + 1, max(int(x - m), 0):int(x + w + m) + 1]
             if min(cut.shape[:2]) < 4:
                 continue
@@ -130,23 +132,28 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None, help="only the first N photos")
     ap.add_argument("--classifier-only", action="store_true", help="the classifier alone, without the bonus reader")
     ap.add_argument("--tile-images", action="store_true", help="each tile cut out and read alone, as `pungchow classify` reads it")
+    ap.add_argument("--margin", type=float, default=TILE_IMAGE_MARGIN,
+                    help="with --tile-images: the photo left round each tile, as a share of its long side (0: cut tight)")
     ap.add_argument("--gate", type=float, default=BONUS_READ_MASS, help="flower-or-season chance from which the reader is asked")
     ap.add_argument("--reader-weight", type=float, default=BONUS_READER_WEIGHT,
                     help="the reader's weight against the classifier's (1: the reader alone)")
     args = ap.parse_args()
+    if not 0.0 <= args.margin <= 1.0:
+        ap.error("--margin is a share of the tile's long side between 0 and 1")
     if not (0.0 <= args.gate <= 1.0 and 0.0 <= args.reader_weight <= 1.0):
         ap.error("--gate and --reader-weight are shares between 0 and 1")
     if args.tile_images and (args.classifier_only or args.gate != BONUS_READ_MASS or args.reader_weight != BONUS_READER_WEIGHT):
         ap.error("--tile-images reads as `pungchow classify` does; it takes no --classifier-only, --gate or --reader-weight")
     try:
         if args.tile_images:
-            codes, probs = read_tile_images(Path(args.dataset), args.split, args.turn, args.limit)
+            codes, probs = read_tile_images(Path(args.dataset), args.split, args.turn, args.limit, args.margin)
         else:
             codes, probs = read_dataset(Path(args.dataset), args.split, args.turn, args.limit, not args.classifier_only,
                                         args.gate, args.reader_weight)
     except DatasetError as exc:
         ap.error(str(exc))
     print(json.dumps({"dataset": args.dataset, "split": args.split, "turn": args.turn, "tile_images": args.tile_images,
+                      **({"margin": args.margin} if args.tile_images else {}),
                       "bonus_reader": not args.classifier_only, "gate": args.gate, "reader_weight": args.reader_weight,
                       **report(codes, probs)}))
 

@@ -181,16 +181,26 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None,
     reader helps say which flower or season; without one, the bonus reader reads the possible flowers and seasons again.
     Last, the photo's face colour tells blank white dragons from backs (``alone``: the one tile of a tile image).
     """
-    crops = crops_of(rgb, dets.boxes)
-    probs, emb = run_classifier(crops, model)
-    if tileset is not None and len(crops):
-        probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
-    probs = read_flowers_and_seasons(rgb, dets.boxes, probs, which_only=tileset is not None)
+    probs = face_probabilities(rgb, dets.boxes, tileset, model, reframe=True)
     probs = blank_or_back(rgb, dets.boxes, probs, alone)
     out = with_probabilities(dets, probs)
     if drop_not_tiles:
         out = out[out.codes != NT_INDEX]
     return out
+
+
+def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | None" = None, model: Model | None = None,
+                       reframe: bool = False) -> np.ndarray:
+    """Each box's probabilities over CLASSES: the classifier's (``reframe``: unsure tiles read again at other framings,
+    without a tile set, whose prototypes were learnt at its calibration photo's one framing), a tile set's
+    prototypes', the bonus reader's."""
+    crops = crops_of(rgb, boxes)
+    probs, emb = run_classifier(crops, model)
+    if tileset is not None and len(crops):
+        probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
+    elif reframe:
+        probs = read_again_where_unsure(rgb, boxes, probs, model)
+    return read_flowers_and_seasons(rgb, boxes, probs, which_only=tileset is not None)
 
 
 #: A margin row or column whose grey varies less than this (and matches the corner's colour) is a plain border.
@@ -222,7 +232,57 @@ def single_tile_box(rgb: np.ndarray) -> np.ndarray:
     return np.array([left, top, right - left, bottom - top], np.float32)
 
 
+#: A tile the classifier reads less surely than this is read again framed a little tighter and looser (shares of its
+#: box), and the readings averaged: a detector's box is often a few pixels off, and the tile's framing is among these.
+UNSURE_BELOW = 0.9
+REFRAMINGS = (0.85, 0.92, 1.08)
+#: At most this many tiles, the least sure first, are read again: a hand's worth, so a photo of a whole set stays quick.
+REREAD_AT_MOST = 24
+
+
+def read_again_where_unsure(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, model: Model | None = None) -> np.ndarray:
+    """The classifier's probabilities with the least sure tiles (below ``UNSURE_BELOW``) averaged over ``REFRAMINGS`` too."""
+    sureness = probs.max(axis=1)
+    unsure = np.flatnonzero(sureness < UNSURE_BELOW)
+    unsure = unsure[np.argsort(sureness[unsure], kind="stable")[:REREAD_AT_MOST]]
+    if not len(unsure):
+        return probs
+    again = [run_classifier(crops_of(rgb, scaled(boxes[unsure], share)), model)[0] for share in REFRAMINGS]
+    out: np.ndarray = probs.copy()
+    out[unsure] = (probs[unsure] + sum(again)) / (1 + len(again))
+    return out
+
+
+def scaled(boxes: np.ndarray, share: float) -> np.ndarray:
+    """Boxes grown or shrunk about their centres to ``share`` of their width and height."""
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    centre = b[:, :2] + b[:, 2:] / 2
+    out: np.ndarray = np.concatenate([centre - share * b[:, 2:] / 2, share * b[:, 2:]], axis=1)
+    return out
+
+
+#: A tile image is cropped by hand: the tile may fill it, or sit in a margin of table and neighbouring tiles as wide
+#: as a third of its size. It is read framed at each of these shares of the image (less any plain mat), centred,
+#: and the readings are averaged: the framings that fit the tile agree, the others scatter.
+TILE_IMAGE_FRAMINGS = (1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6, 0.55)
+
+
+def read_framings(probs: np.ndarray) -> np.ndarray:
+    """One reading from a tile image's framings: their average, "not a tile" left out unless every framing says it.
+
+    A loose framing shows neighbours and table and reads as "not a tile"; the image is of a tile all the same.
+    """
+    framed = probs.copy()
+    if not (framed.argmax(axis=1) == NT_INDEX).all():
+        framed[:, NT_INDEX] = 0.0
+    mean: np.ndarray = framed.mean(axis=0)
+    out: np.ndarray = mean / mean.sum()
+    return out
+
+
 def classify_tile_image(rgb: np.ndarray, tileset: "object | None" = None, model: Model | None = None) -> Detections:
-    """Name the one tile of a tile image (a crop of one tile, with or without a plain mat around it)."""
-    whole = Detections(single_tile_box(rgb)[None], np.ones(1))
-    return classify(rgb, whole, tileset, model, drop_not_tiles=False, alone=True)
+    """Name the one tile of a tile image (a crop of one tile, tight or loose, with or without a plain mat around it)."""
+    box = single_tile_box(rgb)[None]
+    probs = read_framings(face_probabilities(rgb, np.concatenate([scaled(box, s) for s in TILE_IMAGE_FRAMINGS]), tileset, model))[None]
+    probs = blank_or_back(rgb, box, probs, alone=True)
+    return with_probabilities(Detections(box, np.ones(1)), probs)

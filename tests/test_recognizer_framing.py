@@ -1,0 +1,73 @@
+"""Framing: a tile read through a box a little off, or cut out of a photo by hand with table and neighbours round it.
+
+Given a box a few pixels off, the classifier may be unsure; read again tighter and looser, the framings that fit the
+tile agree. Given a tile image cropped loosely, the tile is somewhere in its middle: it is read at shrinking framings
+and the readings averaged, and the image is of a tile even where the loose framings see only "not a tile".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from recognizer.classify import (
+    NT_INDEX,
+    REREAD_AT_MOST,
+    UNSURE_BELOW,
+    crops_of,
+    read_again_where_unsure,
+    read_framings,
+    run_classifier,
+    scaled,
+)
+from recognizer.image import load_photo
+from recognizer.labels import CLASSES
+
+PHOTOS = Path(__file__).resolve().parent / "fixtures" / "photos"
+
+
+def test_a_box_grown_or_shrunk_keeps_its_centre() -> None:
+    box = np.array([[10.0, 20.0, 40.0, 60.0]], np.float32)
+    for share in (0.55, 0.85, 1.0, 1.08):
+        x, y, w, h = scaled(box, share)[0]
+        assert (w, h) == (np.float32(40.0 * share), np.float32(60.0 * share))
+        assert abs(x + w / 2 - 30.0) < 1e-4 and abs(y + h / 2 - 50.0) < 1e-4
+
+
+def test_only_unsure_tiles_are_read_again_and_at_most_a_hands_worth() -> None:
+    """A real photo's seven tiles, each boxed four times, one in three boxes far too loose to be sure of."""
+    tiles = json.loads((PHOTOS / "expected.json").read_text())["leo-058.jpg"]["tiles"]
+    rgb = load_photo(PHOTOS / "leo-058.jpg")
+    labelled = np.array([t["bbox"] for t in tiles], np.float32)
+    boxes = np.concatenate([labelled, scaled(labelled, 1.6), labelled, scaled(labelled, 2.2)])
+    probs, _ = run_classifier(crops_of(rgb, boxes))
+    again = read_again_where_unsure(rgb, boxes, probs)
+    sure = probs.max(axis=1) >= UNSURE_BELOW
+    changed = np.flatnonzero((again != probs).any(axis=1))
+    assert sure.any() and not sure[changed].any(), "a tile read surely is left as it was read"
+    unsure = np.flatnonzero(~sure)
+    assert len(changed) == min(len(unsure), REREAD_AT_MOST)
+    if len(unsure) > REREAD_AT_MOST:  # the least sure are the ones read again
+        assert probs[changed].max(axis=1).max() <= np.sort(probs[unsure].max(axis=1))[REREAD_AT_MOST - 1] + 1e-6
+    assert np.allclose(again.sum(axis=1), 1.0, atol=1e-4)
+
+
+def framing_readings(codes: list[str]) -> np.ndarray:
+    """One row per framing: 0.8 on its code, the rest spread."""
+    probs = np.full((len(codes), len(CLASSES)), 0.2 / (len(CLASSES) - 1), np.float32)
+    for row, code in zip(probs, codes):
+        row[CLASSES.index(code)] = 0.8
+    return probs
+
+
+def test_a_tile_image_is_a_tile_though_its_loose_framings_see_only_table() -> None:
+    reading = read_framings(framing_readings(["NT", "NT", "NT", "5C", "5C", "3C"]))
+    assert reading.argmax() == CLASSES.index("5C") and reading[NT_INDEX] == 0.0
+    assert abs(float(reading.sum()) - 1.0) < 1e-6
+
+
+def test_a_picture_with_no_tile_at_any_framing_is_not_a_tile() -> None:
+    reading = read_framings(framing_readings(["NT", "NT", "NT"]))
+    assert reading.argmax() == NT_INDEX
