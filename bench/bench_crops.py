@@ -138,6 +138,8 @@ def main() -> None:
     ap.add_argument("--reader-weight", type=float, default=BONUS_READER_WEIGHT,
                     help="the reader's weight against the classifier's (1: the reader alone)")
     args = ap.parse_args()
+    if args.margin != TILE_IMAGE_MARGIN and not args.tile_images:
+        ap.error("--margin is the photo left round each tile cut out: it needs --tile-images")
     if not 0.0 <= args.margin <= 1.0:
         ap.error("--margin is a share of the tile's long side between 0 and 1")
     if not (0.0 <= args.gate <= 1.0 and 0.0 <= args.reader_weight <= 1.0):

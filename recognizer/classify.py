@@ -173,16 +173,16 @@ def with_probabilities(dets: Detections, probs: np.ndarray) -> Detections:
     return dets.with_(codes=top[:, 0], confidence=top_p[:, 0], top3=top, top3_p=top_p, face_down=top[:, 0] == XX_INDEX)
 
 
-def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None, model: Model | None = None, drop_not_tiles: bool = True,
-             alone: bool = False) -> Detections:
+def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None, model: Model | None = None,
+             drop_not_tiles: bool = True) -> Detections:
     """Name each box; boxes the classifier calls "not a tile" are dropped.
 
     With a tile set (see recognizer.tileset), the set's own prototypes decide among its codes, and then the bonus
-    reader helps say which flower or season; without one, the bonus reader reads the possible flowers and seasons again.
-    Last, the photo's face colour tells blank white dragons from backs (``alone``: the one tile of a tile image).
+    reader helps say which flower or season; without one, unsure tiles are read again at other framings and the bonus
+    reader reads the possible flowers and seasons again. Last, the photo's face colour tells blank white dragons from backs.
     """
     probs = face_probabilities(rgb, dets.boxes, tileset, model, reframe=True)
-    probs = blank_or_back(rgb, dets.boxes, probs, alone)
+    probs = blank_or_back(rgb, dets.boxes, probs)
     out = with_probabilities(dets, probs)
     if drop_not_tiles:
         out = out[out.codes != NT_INDEX]
@@ -272,6 +272,7 @@ def read_framings(probs: np.ndarray) -> np.ndarray:
 
     A loose framing shows neighbours and table and reads as "not a tile"; the image is of a tile all the same.
     """
+    assert len(probs), "a tile image is read at one framing at least"
     framed = probs.copy()
     if not (framed.argmax(axis=1) == NT_INDEX).all():
         framed[:, NT_INDEX] = 0.0
@@ -281,8 +282,13 @@ def read_framings(probs: np.ndarray) -> np.ndarray:
 
 
 def classify_tile_image(rgb: np.ndarray, tileset: "object | None" = None, model: Model | None = None) -> Detections:
-    """Name the one tile of a tile image (a crop of one tile, tight or loose, with or without a plain mat around it)."""
+    """Name the one tile of a tile image (a crop of one tile, tight or loose, with or without a plain mat around it).
+
+    With a tile set, the image is read at its one framing: the set's prototypes were learnt at the framing its
+    calibration photo gave, and a tighter one would be compared with faces it never saw.
+    """
     box = single_tile_box(rgb)[None]
-    probs = read_framings(face_probabilities(rgb, np.concatenate([scaled(box, s) for s in TILE_IMAGE_FRAMINGS]), tileset, model))[None]
+    shares = TILE_IMAGE_FRAMINGS if tileset is None else TILE_IMAGE_FRAMINGS[:1]
+    probs = read_framings(face_probabilities(rgb, np.concatenate([scaled(box, s) for s in shares]), tileset, model))[None]
     probs = blank_or_back(rgb, box, probs, alone=True)
     return with_probabilities(Detections(box, np.ones(1)), probs)
