@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from recognizer.detections import Detections
-from recognizer.geometry import BONUS_H, BONUS_W, CROP_H, CROP_W, crop_tile, to_input
+from recognizer.geometry import BONUS_H, BONUS_W, CROP_H, CROP_W, crop_tile, scaled, to_input
 from recognizer.labels import BONUS_LABELS, CLASSES, FACE_DOWN, NOT_A_TILE, OTHER_THAN_BONUS
 from recognizer.models import Model, load_model
 
@@ -250,14 +250,6 @@ def read_again_where_unsure(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarra
     again = [run_classifier(crops_of(rgb, scaled(boxes[unsure], share)), model)[0] for share in REFRAMINGS]
     out: np.ndarray = probs.copy()
     out[unsure] = (probs[unsure] + sum(again)) / (1 + len(again))
-    return out
-
-
-def scaled(boxes: np.ndarray, share: float) -> np.ndarray:
-    """Boxes grown or shrunk about their centres to ``share`` of their width and height."""
-    b = np.asarray(boxes, np.float32).reshape(-1, 4)
-    centre = b[:, :2] + b[:, 2:] / 2
-    out: np.ndarray = np.concatenate([centre - share * b[:, 2:] / 2, share * b[:, 2:]], axis=1)
     return out
 
 

@@ -21,6 +21,14 @@ MEAN = 0.5
 STD = 0.25
 
 
+def scaled(boxes: np.ndarray, share: float) -> np.ndarray:
+    """Boxes (x, y, w, h) grown or shrunk about their centres to ``share`` of their width and height."""
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    centre = b[:, :2] + b[:, 2:] / 2
+    out: np.ndarray = np.concatenate([centre - share * b[:, 2:] / 2, share * b[:, 2:]], axis=1)
+    return out
+
+
 def crop_tile(image: np.ndarray, box: np.ndarray, context: float = CROP_CONTEXT, size: tuple[int, int] = (CROP_H, CROP_W), shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """Cut one tile out of an RGB image as a (H, W, 3) uint8 crop.
 

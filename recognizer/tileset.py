@@ -29,7 +29,7 @@ from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
 from recognizer.detect import CONFIDENT, detect, sizes_by_orientation
 from recognizer.detections import Detections
 from recognizer.errors import TileSetError
-from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile
+from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile, scaled
 from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 from recognizer.models import load_model, models_dir
@@ -200,15 +200,6 @@ def _halved(grey: np.ndarray) -> np.ndarray:
     return g.reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
 
 
-def grown(dets: Detections, factor: float) -> Detections:
-    """Every box scaled by ``factor`` about its centre."""
-    b = dets.boxes.copy()
-    c = b[:, :2] + b[:, 2:] / 2
-    b[:, 2:] *= factor
-    b[:, :2] = c - b[:, 2:] / 2
-    return dets.with_(boxes=b)
-
-
 def crops_of_context(rgb: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:
     """Crops of the boxes grown by ``context``, at the classifier's scale per box unit."""
     size = (int(round(CROP_H * context / CROP_CONTEXT)), int(round(CROP_W * context / CROP_CONTEXT)))
@@ -351,7 +342,7 @@ class TileSet:
         def best_of(fs: tuple[float, ...]) -> float:
             new = [f for f in dict.fromkeys(round(f, 4) for f in fs) if f not in seen]
             if new:
-                crops = np.concatenate([crops_of(rgb, grown(sample, f).boxes) for f in new])
+                crops = np.concatenate([crops_of(rgb, scaled(sample.boxes, f)) for f in new])
                 match = self.aligned_match(crops, coarse=True).max(axis=1).reshape(len(new), len(sample))
                 seen.update(zip(new, (float(m) for m in np.median(match, axis=1))))
             return max(fs, key=lambda f: seen[round(f, 4)])
@@ -359,7 +350,7 @@ class TileSet:
         best = best_of(factors)
         for step in (0.05, 0.025):
             best = best_of((best - step, best, best + step))
-        return grown(dets, best)
+        return dets.with_(boxes=scaled(dets.boxes, best))
 
     def fit(self, rgb: np.ndarray, plain: Detections, looks: "Callable[[], list[Detections]]", match: float | None = None) -> Detections:
         """The boxes this set's faces fit best.

@@ -21,8 +21,8 @@ from recognizer.classify import (
     read_again_where_unsure,
     read_framings,
     run_classifier,
-    scaled,
 )
+from recognizer.geometry import scaled
 from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 
