@@ -30,6 +30,7 @@ from pungchow_data.rotate import turn_point
 from recognizer.classify import (
     BONUS_READ_MASS,
     BONUS_READER_WEIGHT,
+    TILE_IMAGE_MIN_SIDE,
     classify_tile_image,
     crops_of,
     read_flowers_and_seasons,
@@ -99,7 +100,7 @@ def read_tile_images(root: Path, split: str | None, turn: int, limit: int | None
         for code, (x, y, w, h) in zip(labels, boxes):
             m = margin * max(w, h)
             cut = rgb[max(int(y - m), 0):int(y + h + m) + 1, max(int(x - m), 0):int(x + w + m) + 1]
-            if min(cut.shape[:2]) < 4:
+            if min(cut.shape[:2]) < TILE_IMAGE_MIN_SIDE:
                 continue
             d = classify_tile_image(np.ascontiguousarray(cut))
             row = np.zeros(len(CLASSES))

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from recognizer.detections import Detections
+from recognizer.errors import BadPhotoError
 from recognizer.geometry import BONUS_H, BONUS_W, CROP_H, CROP_W, crop_tile, scaled, to_input
 from recognizer.labels import BONUS_LABELS, CLASSES, FACE_DOWN, NOT_A_TILE, OTHER_THAN_BONUS
 from recognizer.models import Model, load_model
@@ -257,6 +258,8 @@ def read_again_where_unsure(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarra
 #: as a third of its size. It is read framed at each of these shares of the image (less any plain mat), centred,
 #: and the readings are averaged: the framings that fit the tile agree, the others scatter.
 TILE_IMAGE_FRAMINGS = (1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6, 0.55)
+#: A tile image narrower or shorter than this cannot show a tile's face.
+TILE_IMAGE_MIN_SIDE = 8
 
 
 def read_framings(probs: np.ndarray) -> np.ndarray:
@@ -279,6 +282,10 @@ def classify_tile_image(rgb: np.ndarray, tileset: "object | None" = None, model:
     With a tile set, the image is read at its one framing: the set's prototypes were learnt at the framing its
     calibration photo gave, and a tighter one would be compared with faces it never saw.
     """
+    h, w = rgb.shape[:2]
+    if min(h, w) < TILE_IMAGE_MIN_SIDE:
+        raise BadPhotoError(f"the tile image is {w}x{h} pixels, too small to show a tile; crop the whole tile from the photo "
+                            f"(at least {TILE_IMAGE_MIN_SIDE} pixels a side; a tile a few dozen pixels tall reads best)")
     box = single_tile_box(rgb)[None]
     shares = TILE_IMAGE_FRAMINGS if tileset is None else TILE_IMAGE_FRAMINGS[:1]
     probs = read_framings(face_probabilities(rgb, np.concatenate([scaled(box, s) for s in shares]), tileset, model))[None]

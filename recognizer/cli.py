@@ -62,13 +62,17 @@ def _recognize(args: argparse.Namespace) -> int:
 
 def _classify(args: argparse.Namespace) -> int:
     from recognizer.classify import classify_tile_image
+    from recognizer.errors import BadPhotoError
     from recognizer.image import load_photo
     from recognizer.tileset import load_tileset
 
     ts = load_tileset(args.tileset) if args.tileset else None
     out = []
     for path in args.images:
-        d = classify_tile_image(load_photo(path), ts)
+        try:
+            d = classify_tile_image(load_photo(path), ts)
+        except BadPhotoError as exc:
+            raise BadPhotoError(f"{path}: {exc}") from None
         top3 = [{"code": CLASSES[int(c)], "p": round(float(p), 3)} for c, p in zip(d.top3[0], d.top3_p[0])]
         out.append({"image": str(path), "code": d.code(0), "confidence": round(float(d.confidence[0]), 3), "top3": top3})
     if args.json:

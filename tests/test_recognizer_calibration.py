@@ -152,6 +152,17 @@ def test_classify_command_names_a_tile_image(tmp_path: Path, capsys: pytest.Capt
     assert json.loads(capsys.readouterr().out)[0]["code"] == code
 
 
+def test_classify_command_says_a_tile_image_is_too_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A few pixels cannot show a tile: the command names the file and what to do, and keeps no traceback."""
+    crop, _ = tile_crops()[0]
+    good, tiny = tmp_path / "tile.png", tmp_path / "speck.png"
+    cv2.imwrite(str(good), cv2.cvtColor(crop, cv2.COLOR_RGB2BGR))
+    cv2.imwrite(str(tiny), np.full((1, 1, 3), 200, np.uint8))
+    assert cli_main(["classify", str(good), str(tiny)]) == 2
+    err = capsys.readouterr().err
+    assert str(tiny) in err and "1x1 pixels, too small to show a tile" in err and "crop the whole tile" in err
+
+
 # --- calibration refuses what it cannot learn from -----------------------------------------------
 
 @pytest.fixture
