@@ -7,6 +7,7 @@ import math
 import cv2
 import numpy as np
 
+from recognizer.assignment import assign
 from recognizer.detections import Detections
 from recognizer.errors import BadPhotoError
 from recognizer.geometry import BONUS_H, BONUS_W, CROP_H, CROP_W, crop_tile, scaled, to_input
@@ -180,13 +181,38 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None,
 
     With a tile set (see recognizer.tileset), the set's own prototypes decide among its codes, and then the bonus
     reader helps say which flower or season; without one, unsure tiles are read again at other framings and the bonus
-    reader reads the possible flowers and seasons again. Last, the photo's face colour tells blank white dragons from backs.
+    reader reads the possible flowers and seasons again. Last, the photo's face colour tells blank white dragons from backs,
+    and (without a set, whose own counts its prototypes already keep) no flower or season is read on two tiles.
     """
     probs = face_probabilities(rgb, dets.boxes, tileset, model, reframe=True)
     probs = blank_or_back(rgb, dets.boxes, probs)
+    if tileset is None:
+        probs = one_of_each_flower_and_season(probs)
     out = with_probabilities(dets, probs)
     if drop_not_tiles:
         out = out[out.codes != NT_INDEX]
+    return out
+
+
+def one_of_each_flower_and_season(probs: np.ndarray) -> np.ndarray:
+    """Probabilities with no flower or season read on two tiles: a set has one of each of the eight.
+
+    Where two tiles are read as the same one, the eight are given out among the tiles read as flowers or seasons so
+    that together they are likeliest (``assign``), and each of those tiles loses the chances of the codes the others
+    hold. Its other chances are not scaled up: a tile moved off its first reading shows the chance it gave its new
+    one, low, so the player is asked to check it. More such tiles than eight (two sets on the table, or misreadings):
+    left as read. Harr's 1922 set holds two each of four flowers; read with its tile set, this is not applied.
+    """
+    top = probs.argmax(axis=1)
+    read = np.flatnonzero(np.isin(top, BONUS_INDEX))
+    if len(np.unique(top[read])) == len(read) or len(read) > len(BONUS_INDEX):
+        return probs
+    cost = np.zeros((len(BONUS_INDEX), len(BONUS_INDEX)))
+    cost[: len(read)] = -np.log(probs[np.ix_(read, BONUS_INDEX)] + 1e-12)
+    given = BONUS_INDEX[assign(cost)[: len(read)]]
+    out: np.ndarray = probs.copy()
+    for k, i in enumerate(read):
+        out[i, np.delete(given, k)] = 0.0
     return out
 
 

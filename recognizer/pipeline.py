@@ -1,4 +1,4 @@
-"""photo -> detect -> classify -> group -> hand, timed step by step."""
+"""photo -> detect -> level -> classify -> group -> hand, timed step by step."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from recognizer.errors import BadPhotoError
 from recognizer.group import group
 from recognizer.hand import Recognition, build_hand
 from recognizer.image import load_photo
+from recognizer.level import level
 from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
 
 
@@ -39,7 +40,13 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
     lap("load")
     notes: list[str] = []
+    size = (rgb.shape[1], rgb.shape[0])
     dets = detect(rgb)
+    lap("detect")
+    levelled = level(rgb, dets)
+    if levelled is not None:  # read turned level; the boxes go back onto the photo once the rows are grouped
+        rgb, dets = levelled.image, levelled.detections
+    lap("level")
     if ts is not None:
         match = ts.match_score(rgb, dets)
         if match < ts.looks_like:
@@ -47,17 +54,19 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
             ts = None
         else:
             dets = ts.fit(rgb, dets, lambda: other_looks(rgb), match)
-    lap("detect")
+    lap("tileset")
     dets = classify(rgb, dets, ts)
     lap("classify")
     dets, groups = group(dets)
     lap("group")
     hand, problems = build_hand(dets, groups, **context)
     problems = notes + problems
+    if levelled is not None:
+        dets = dets.with_(boxes=levelled.to_photo(dets.boxes))
     lap("hand")
     if len(dets) == 0:
         problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
-    return Recognition(dets, groups, hand, problems, (rgb.shape[1], rgb.shape[0]), times)
+    return Recognition(dets, groups, hand, problems, size, times)
 
 
 def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None) -> "Suggestion | None":

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from recognizer.classify import BONUS_INDEX, BONUS_READ_MASS, crops_of, read_both_ways_up, read_flowers_and_seasons, run_classifier
+from recognizer.detections import UNSURE_BELOW
 from recognizer.geometry import BONUS_H, BONUS_W, crop_tile
 from recognizer.labels import BONUS_LABELS, CLASSES
 from recognizer.models import load_model
@@ -110,3 +111,44 @@ def test_after_a_tile_set_a_reader_that_sees_no_flower_or_season_leaves_the_sets
     assert sure_other.sum() >= 3
     again = read_flowers_and_seasons(rgb, boxes, first, which_only=True)
     assert (again[sure_other][:, BONUS_INDEX].argmax(axis=1) == 0).all()
+
+
+def _readings(rows: list[dict[str, float]]) -> np.ndarray:
+    """Probabilities over CLASSES from a few named chances per tile, the rest spread thin."""
+    probs = np.full((len(rows), len(CLASSES)), 1e-3)
+    for row, chances in zip(probs, rows):
+        for code, p in chances.items():
+            row[CLASSES.index(code)] = p
+    out: np.ndarray = probs / probs.sum(axis=1, keepdims=True)
+    return out
+
+
+def test_a_flower_or_season_is_not_read_on_two_tiles() -> None:
+    """A set has one 4 of seasons: of two tiles read as it, the one for which it is likelier overall keeps it
+    (0.5 x 0.6 for this pair against 0.3 x 0.7 the other way) and the other takes its next reading; a
+    third tile, and a tile that is no flower at all, keep theirs. The tile moved shows how unsure its new reading is."""
+    from recognizer.classify import one_of_each_flower_and_season
+
+    probs = _readings([{"4S": 0.6, "2S": 0.3}, {"4S": 0.5, "1S": 0.1, "GD": 0.3}, {"3F": 0.9}, {"5B": 0.95, "4S": 0.04}])
+    out = one_of_each_flower_and_season(probs)
+    read = [CLASSES[int(i)] for i in out.argmax(axis=1)]
+    assert read == ["2S", "4S", "3F", "5B"]
+    assert out[0, CLASSES.index("4S")] == 0.0 and out[0, CLASSES.index("2S")] == probs[0, CLASSES.index("2S")] < UNSURE_BELOW
+    others = ~np.isin(np.arange(len(CLASSES)), BONUS_INDEX)
+    assert np.array_equal(out[1:, others], probs[1:, others])
+    assert np.array_equal(out[3], probs[3]) and (out.sum(axis=1) <= 1.0 + 1e-9).all()
+
+
+def test_tiles_each_read_as_a_different_flower_or_season_are_left_as_read() -> None:
+    from recognizer.classify import one_of_each_flower_and_season
+
+    probs = _readings([{"4S": 0.6, "2S": 0.3}, {"2S": 0.5, "4S": 0.4}, {"1F": 0.9}])
+    assert np.array_equal(one_of_each_flower_and_season(probs), probs)
+
+
+def test_more_flowers_and_seasons_than_a_set_has_are_left_as_read() -> None:
+    """Nine tiles read as flowers or seasons cannot be one set's: the player sorts them out, nothing is forced."""
+    from recognizer.classify import one_of_each_flower_and_season
+
+    probs = _readings([{code: 0.8} for code in BONUS_CODES] + [{"1F": 0.7}])
+    assert np.array_equal(one_of_each_flower_and_season(probs), probs)

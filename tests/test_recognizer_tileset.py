@@ -12,13 +12,13 @@ import pytest
 from pungchow.cli import main as cli_main
 from recognizer.blas import _openblas, one_blas_thread
 from recognizer.classify import XX_INDEX, classify
+from recognizer.assignment import assign
 from recognizer.errors import TileSetError
 from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 from recognizer.pipeline import recognize
 from recognizer.tileset import (
     TileSet,
-    assign,
     builtin_tileset_dir,
     calibrate,
     complete_set_counts,

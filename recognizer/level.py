@@ -1,0 +1,160 @@
+"""Step 1b: a photo taken at a slant is read turned level, so its rows run across and each tile stands in its box.
+
+The classifier reads a tile from its upright box. A tile lying at thirty degrees fills that box with table
+and its neighbours, and the corner number that alone tells a flower from a season falls outside it.
+The slant is read from the edges inside the tiles found: a tile's outline and most of its strokes run
+along its sides, so their directions, taken four-fold (a quarter turn looks alike), agree on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from recognizer.detect import SCORE_THRESHOLD, detect, detect_at, tile_like
+from recognizer.detections import Detections
+from recognizer.geometry import DETECT_LONG_SIDE, scaled
+from recognizer.models import Model, load_model
+
+#: A slant under this many degrees is left alone: the classifier is trained on tiles turned that little.
+LEVEL_FROM = 10.0
+#: How far the tiles must agree on their slant (0 none, 1 all one way) before it is believed.
+AGREEMENT = 0.5
+#: The tiles whose edges are looked at: the surest few are enough, and quick.
+TILES_LOOKED_AT = 40
+#: A detector confidence counted as sure.
+SURE = 0.5
+#: The levelled photo is made no larger than tiles of this many pixels on the long side need: the
+#: bonus reader's crop (128 high for the box grown 1.2) is the largest any step reads.
+TILE_PIXELS = 160
+#: An upright photo is turned only when the detector's mean confidence that way is higher by this much.
+CLEARLY_SURER = 0.03
+
+
+@dataclass(frozen=True)
+class Levelled:
+    """A photo turned level: ``image`` is the photo turned ``degrees`` anticlockwise (and scaled by ``scale``) onto a
+    canvas that holds all of it; ``matrix`` (2 x 3) takes photo pixels to ``image`` pixels; ``detections`` are the
+    tiles found on ``image``."""
+
+    image: np.ndarray
+    degrees: float
+    scale: float
+    matrix: np.ndarray
+    photo_size: tuple[int, int]
+    detections: Detections
+
+    def to_photo(self, boxes: np.ndarray) -> np.ndarray:
+        """Boxes (x, y, w, h) on the levelled image -> the upright boxes round them on the photo, inside it."""
+        b = np.asarray(boxes, np.float32).reshape(-1, 4)
+        if not len(b):
+            return b
+        back = cv2.invertAffineTransform(self.matrix)
+        xs = np.stack([b[:, 0], b[:, 0] + b[:, 2], b[:, 0] + b[:, 2], b[:, 0]], 1)
+        ys = np.stack([b[:, 1], b[:, 1], b[:, 1] + b[:, 3], b[:, 1] + b[:, 3]], 1)
+        px = back[0, 0] * xs + back[0, 1] * ys + back[0, 2]
+        py = back[1, 0] * xs + back[1, 1] * ys + back[1, 2]
+        w, h = self.photo_size
+        x1, y1 = np.clip(px.min(1), 0, w - 1), np.clip(py.min(1), 0, h - 1)
+        x2, y2 = np.clip(px.max(1), x1 + 1, w), np.clip(py.max(1), y1 + 1, h)
+        out: np.ndarray = np.stack([x1, y1, x2 - x1, y2 - y1], 1).astype(np.float32)
+        return out
+
+
+def slant(rgb: np.ndarray, dets: Detections) -> tuple[float, float]:
+    """The photo's slant in degrees (-45, 45], the way the tiles' sides run, and how far the tiles agree on it (0-1).
+
+    Each sure tile votes the way its edges run, as strongly as they run one way; only the middle of its box is
+    looked at, where a slanted tile is mostly tile, not table.
+    """
+    sure = dets[dets.scores >= SURE]
+    if not len(sure):
+        return 0.0, 0.0
+    sure = sure[np.argsort(-sure.scores)[:TILES_LOOKED_AT]]
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    votes: list[complex] = []
+    for x, y, w, h in scaled(sure.boxes, 0.7):
+        side = max(w, h)
+        shrink = min(1.0, 48.0 / max(side, 1.0))
+        patch = grey[max(0, int(y)):int(y + h) + 1, max(0, int(x)):int(x + w) + 1]
+        if patch.shape[0] < 4 or patch.shape[1] < 4:
+            continue
+        if shrink < 1.0:
+            patch = cv2.resize(patch, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        p = patch.astype(np.float32)
+        gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=-1)
+        gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=-1)
+        m2 = gx * gx + gy * gy
+        if float(m2.sum()) > 0.0:
+            votes.append(complex(((gx + 1j * gy) ** 4 / np.maximum(m2, 1e-6)).sum()) / float(m2.sum()))  # |vote| <= 1, angle 4 phi
+    strength = sum(abs(v) for v in votes)
+    if strength == 0.0:
+        return 0.0, 0.0
+    mean = sum(votes) / strength
+    return float(np.degrees(np.angle(mean)) / 4.0), float(abs(mean))
+
+
+def turned(rgb: np.ndarray, degrees: float, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The photo scaled and turned ``degrees`` anticlockwise onto a canvas that holds all of it, and the 2 x 3 matrix
+    taking photo pixels there. A quarter turn is exact and quick; other turns fill the corners with the photo's
+    border colour (repeating the border could draw half a tile there)."""
+    small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else rgb
+    sh, sw = small.shape[:2]
+    quarter = {90.0: (cv2.ROTATE_90_COUNTERCLOCKWISE, [[0.0, 1.0, 0.0], [-1.0, 0.0, float(sw)]]),
+               -90.0: (cv2.ROTATE_90_CLOCKWISE, [[0.0, -1.0, float(sh)], [1.0, 0.0, 0.0]]),
+               180.0: (cv2.ROTATE_180, [[-1.0, 0.0, float(sw)], [0.0, -1.0, float(sh)]])}
+    if degrees in quarter:
+        code, rows = quarter[degrees]
+        image, m = cv2.rotate(small, code), np.array(rows)
+    else:
+        m = cv2.getRotationMatrix2D((sw / 2, sh / 2), degrees, 1.0)
+        cos, sin = abs(m[0, 0]), abs(m[0, 1])
+        out_w, out_h = int(np.ceil(sw * cos + sh * sin)), int(np.ceil(sw * sin + sh * cos))
+        m[0, 2] += out_w / 2 - sw / 2
+        m[1, 2] += out_h / 2 - sh / 2
+        border = tuple(int(v) for v in np.median(np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]]), axis=0))
+        image = cv2.warpAffine(small, m, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+    matrix: np.ndarray = m @ np.array([[scale, 0.0, 0.0], [0.0, scale, 0.0], [0.0, 0.0, 1.0]])
+    return image, matrix
+
+
+def surest(dets: Detections) -> float:
+    """How sure the detector is of a look at the photo: its mean confidence over the tiles it found."""
+    return float(dets.scores.mean()) if len(dets) else 0.0
+
+
+def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Levelled | None:
+    """The photo turned so its tiles stand level, or None when they already do.
+
+    A slant of ``LEVEL_FROM`` degrees or more (the tiles agreeing) is turned out. Which of the four quarters then
+    is up, the detector says: it finds the tiles of a photo the right way up surest (a tile's body shows below its
+    face), so each quarter is looked at once, at the detector's first scale, and the surest kept. An upright photo
+    is turned a quarter or a half only when the detector is clearly surer that way (``CLEARLY_SURER``): a phone
+    held sideways, a photo taken from across the table.
+    """
+    model = model or load_model("detector")
+    degrees, agreement = slant(rgb, dets)
+    slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT
+    h, w = rgb.shape[:2]
+    look = min(1.0, DETECT_LONG_SIDE / max(h, w))
+    small = cv2.resize(rgb, None, fx=look, fy=look, interpolation=cv2.INTER_AREA) if look < 1.0 else rgb
+    best, best_sureness = 0.0, surest(dets) + CLEARLY_SURER
+    if slanted:
+        best_sureness = -1.0
+    for k in range(4):
+        turn = (degrees if slanted else 0.0) + 90.0 * k
+        turn = turn - 360.0 if turn > 180.0 else turn
+        if turn == 0.0:
+            continue
+        sureness = surest(tile_like(detect_at(turned(small, turn)[0], model, SCORE_THRESHOLD, DETECT_LONG_SIDE)))
+        if sureness > best_sureness:
+            best, best_sureness = turn, sureness
+    if best == 0.0:
+        return None
+    sure = dets[dets.scores >= SURE]
+    tile = float(np.median(sure.boxes[:, 2:].max(axis=1))) if len(sure) else float(max(h, w))
+    scale = min(1.0, TILE_PIXELS / max(tile, 1.0))
+    image, m = turned(rgb, best, scale)
+    return Levelled(image, best, scale, m, (w, h), detect(image, model))
