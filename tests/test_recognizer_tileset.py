@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from pungchow.cli import main as cli_main
+from recognizer.assignment import assign
 from recognizer.blas import _openblas, one_blas_thread
 from recognizer.classify import XX_INDEX, classify
-from recognizer.assignment import assign
 from recognizer.errors import TileSetError
 from recognizer.image import load_photo
 from recognizer.labels import CLASSES
