@@ -152,3 +152,11 @@ def test_more_flowers_and_seasons_than_a_set_has_are_left_as_read() -> None:
 
     probs = _readings([{code: 0.8} for code in BONUS_CODES] + [{"1F": 0.7}])
     assert np.array_equal(one_of_each_flower_and_season(probs), probs)
+
+
+def test_a_tile_moved_off_its_flower_is_still_a_tile() -> None:
+    """Its next reading may be "not a tile"; it was read as a flower, so it stays on the page for the player to check."""
+    from recognizer.classify import one_of_each_flower_and_season
+
+    out = one_of_each_flower_and_season(_readings([{"4S": 0.9}, {"4S": 0.5, "NT": 0.35, "1S": 0.1}]))
+    assert [CLASSES[int(i)] for i in out.argmax(axis=1)] == ["4S", "1S"]

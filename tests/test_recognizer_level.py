@@ -1,7 +1,7 @@
 """A photo taken at a slant, or with the phone held sideways, is read turned so its tiles stand level.
 
 Given the committed photos turned by about a third of a right angle, or a quarter clockwise, the tiles
-read as well as upright; without levelling, the leo hands read 0.57-0.78 F1 that way (a slanted tile's
+read as well as upright; without levelling, the leo hands read 0.59-0.78 F1 turned 35 degrees (a slanted tile's
 box fills with table and neighbours; the detector misjudges tiles it sees from an unfamiliar side).
 """
 
