@@ -201,7 +201,8 @@ def one_of_each_flower_and_season(probs: np.ndarray) -> np.ndarray:
     that together they are likeliest (``assign``), and each of those tiles loses the chances of the codes the others
     hold. Its other chances are not scaled up: a tile moved off its first reading shows the chance it gave its new
     one, low, so the player is asked to check it. More such tiles than eight (two sets on the table, or misreadings):
-    left as read. A moved tile may fall to a face that is no flower at all, never to "not a tile". Harr's 1922 set holds two each of four flowers; read with its tile set, this is not applied.
+    left as read. A moved tile may fall to a face that is no flower at all, never to "not a tile". Harr's 1922 set
+    holds two each of four flowers; read with its tile set, this is not applied.
     """
     top = probs.argmax(axis=1)
     read = np.flatnonzero(np.isin(top, BONUS_INDEX))

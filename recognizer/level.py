@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from recognizer.detect import SCORE_THRESHOLD, detect, detect_at, tile_like
+from recognizer.detect import detect
 from recognizer.detections import Detections
 from recognizer.geometry import DETECT_LONG_SIDE, scaled
 from recognizer.models import Model, load_model
@@ -35,13 +35,12 @@ CLEARLY_SURER = 0.03
 
 @dataclass(frozen=True)
 class Levelled:
-    """A photo turned level: ``image`` is the photo turned ``degrees`` anticlockwise (and scaled by ``scale``) onto a
-    canvas that holds all of it; ``matrix`` (2 x 3) takes photo pixels to ``image`` pixels; ``detections`` are the
-    tiles found on ``image``."""
+    """A photo turned level: ``image`` is the photo turned ``degrees`` anticlockwise (and scaled, so tiles are at most
+    ``TILE_PIXELS``) onto a canvas that holds all of it; ``matrix`` (2 x 3) takes photo pixels to ``image`` pixels;
+    ``detections`` are the tiles found on ``image``."""
 
     image: np.ndarray
     degrees: float
-    scale: float
     matrix: np.ndarray
     photo_size: tuple[int, int]
     detections: Detections
@@ -148,7 +147,7 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
         turn = turn - 360.0 if turn > 180.0 else turn
         if turn == 0.0:
             continue
-        sureness = surest(tile_like(detect_at(turned(small, turn)[0], model, SCORE_THRESHOLD, DETECT_LONG_SIDE)))
+        sureness = surest(detect(turned(small, turn)[0], model, long_side=DETECT_LONG_SIDE))
         if sureness > best_sureness:
             best, best_sureness = turn, sureness
     if best == 0.0:
@@ -157,4 +156,4 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     tile = float(np.median(sure.boxes[:, 2:].max(axis=1))) if len(sure) else float(max(h, w))
     scale = min(1.0, TILE_PIXELS / max(tile, 1.0))
     image, m = turned(rgb, best, scale)
-    return Levelled(image, best, scale, m, (w, h), detect(image, model))
+    return Levelled(image, best, m, (w, h), detect(image, model))
