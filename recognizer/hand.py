@@ -28,6 +28,8 @@ class Recognition:
     problems: list[str]
     size: tuple[int, int]
     timings_ms: dict[str, float]
+    #: Degrees anticlockwise the photo was turned to be read level (0: read as taken); rows run across it that way.
+    turned: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -38,6 +40,7 @@ class Recognition:
             "notation": str(self.hand),
             "problems": self.problems,
             "timings_ms": self.timings_ms,
+            "turned": self.turned,
         }
 
 

@@ -8,7 +8,7 @@ along its sides, so their directions, taken four-fold (a quarter turn looks alik
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -44,6 +44,16 @@ class Levelled:
     matrix: np.ndarray
     photo_size: tuple[int, int]
     detections: Detections
+
+    def on_photo(self, dets: Detections) -> Detections:
+        """The detections whose middle lies on the photo: the levelled image's corners are filled with its border
+        colour, and a box found there would come back as a sliver on the photo's edge."""
+        back = cv2.invertAffineTransform(self.matrix)
+        c = dets.centres
+        px = back[0, 0] * c[:, 0] + back[0, 1] * c[:, 1] + back[0, 2]
+        py = back[1, 0] * c[:, 0] + back[1, 1] * c[:, 1] + back[1, 2]
+        w, h = self.photo_size
+        return dets[(px >= 0) & (px < w) & (py >= 0) & (py < h)]
 
     def to_photo(self, boxes: np.ndarray) -> np.ndarray:
         """Boxes (x, y, w, h) on the levelled image -> the upright boxes round them on the photo, inside it."""
@@ -119,9 +129,10 @@ def turned(rgb: np.ndarray, degrees: float, scale: float = 1.0) -> tuple[np.ndar
     return image, matrix
 
 
-def surest(dets: Detections) -> float:
-    """How sure the detector is of a look at the photo: its mean confidence over the tiles it found."""
-    return float(dets.scores.mean()) if len(dets) else 0.0
+def sureness(look: Detections) -> float:
+    """How sure the detector is of one look at the photo: its mean confidence over the tiles it found. Every look is
+    taken the same way (once, at the first scale), so their sureness compares."""
+    return float(look.scores.mean()) if len(look) else 0.0
 
 
 def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Levelled | None:
@@ -139,21 +150,25 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     h, w = rgb.shape[:2]
     look = min(1.0, DETECT_LONG_SIDE / max(h, w))
     small = cv2.resize(rgb, None, fx=look, fy=look, interpolation=cv2.INTER_AREA) if look < 1.0 else rgb
-    best, best_sureness = 0.0, surest(dets) + CLEARLY_SURER
-    if slanted:
-        best_sureness = -1.0
-    for k in range(4):
-        turn = (degrees if slanted else 0.0) + 90.0 * k
-        turn = turn - 360.0 if turn > 180.0 else turn
-        if turn == 0.0:
-            continue
-        sureness = surest(detect(turned(small, turn)[0], model, long_side=DETECT_LONG_SIDE))
-        if sureness > best_sureness:
-            best, best_sureness = turn, sureness
+    turns = [(degrees if slanted else 0.0) + 90.0 * k for k in range(4)]
+    turns = [t - 360.0 if t > 180.0 else t for t in turns]
+    looks = [detect(turned(small, t)[0] if t else small, model, long_side=DETECT_LONG_SIDE) for t in turns]
+    sure = [sureness(d) for d in looks]
+    if not slanted:
+        sure[0] += CLEARLY_SURER
+    best = turns[int(np.argmax(sure))]
     if best == 0.0:
         return None
-    sure = dets[dets.scores >= SURE]
-    tile = float(np.median(sure.boxes[:, 2:].max(axis=1))) if len(sure) else float(max(h, w))
+    found = dets[dets.scores >= SURE]
+    tile = float(np.median(found.boxes[:, 2:].max(axis=1))) if len(found) else float(max(h, w))
     scale = min(1.0, TILE_PIXELS / max(tile, 1.0))
     image, m = turned(rgb, best, scale)
-    return Levelled(image, best, m, (w, h), detect(image, model))
+    levelled = Levelled(image, best, m, (w, h), detect(image, model))
+    return replace(levelled, detections=levelled.on_photo(levelled.detections))
+
+
+def read_level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> tuple[np.ndarray, Detections, Levelled | None]:
+    """The photo and its tiles as the steps after this one read them: turned level when ``level`` says so (that
+    turn returned too, to put boxes back), else as taken."""
+    levelled = level(rgb, dets, model)
+    return (rgb, dets, None) if levelled is None else (levelled.image, levelled.detections, levelled)

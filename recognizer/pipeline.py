@@ -16,7 +16,7 @@ from recognizer.errors import BadPhotoError
 from recognizer.group import group
 from recognizer.hand import Recognition, build_hand
 from recognizer.image import load_photo
-from recognizer.level import level
+from recognizer.level import read_level
 from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
 
 
@@ -43,9 +43,7 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     size = (rgb.shape[1], rgb.shape[0])
     dets = detect(rgb)
     lap("detect")
-    levelled = level(rgb, dets)
-    if levelled is not None:  # read turned level; the boxes go back onto the photo once the rows are grouped
-        rgb, dets = levelled.image, levelled.detections
+    rgb, dets, levelled = read_level(rgb, dets)  # the boxes go back onto the photo once the rows are grouped
     lap("level")
     if ts is not None:
         match = ts.match_score(rgb, dets)
@@ -66,16 +64,20 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     lap("hand")
     if len(dets) == 0:
         problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
-    return Recognition(dets, groups, hand, problems, size, times)
+    return Recognition(dets, groups, hand, problems, size, times, levelled.degrees if levelled is not None else 0.0)
 
 
 def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None) -> "Suggestion | None":
     """Which calibrated set would read this photo better than ``current`` (None: the usual faces), by the set's
-    own face match on the tiles found (``result``'s, or the detector's when not given); None when no set looks
-    like the photo. The page and ``pungchow photo`` offer it."""
+    own face match on the tiles found (``result``'s when it read the photo as taken; else found again and, as
+    ``recognize`` does, read level: a set's faces match only tiles standing in their boxes); None when no set
+    looks like the photo. The page and ``pungchow photo`` offer it."""
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
     with one_blas_thread():
-        return suggest_tileset(rgb, result.detections if result is not None else detect(rgb), current)
+        if result is not None and not result.turned:
+            return suggest_tileset(rgb, result.detections, current)
+        rgb, dets, _ = read_level(rgb, detect(rgb))
+        return suggest_tileset(rgb, dets, current)
 
 
 def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, out: "str | Path") -> None:

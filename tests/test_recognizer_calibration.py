@@ -19,6 +19,7 @@ from pungchow.cli import main as cli_main
 from recognizer.classify import classify_tile_image
 from recognizer.errors import TileSetError
 from recognizer.image import load_photo
+from recognizer.level import turned
 from recognizer.pipeline import better_tileset, recognize
 from recognizer.tileset import (
     Calibration,
@@ -99,6 +100,16 @@ def test_a_photo_of_a_calibrated_set_is_offered_that_set() -> None:
     other = load_photo(FIXTURES / "leo-058.jpg")
     assert better_tileset(other, recognize(other)) is None
     assert better_tileset(rgb).name == "pungchow-1922"  # from the detector's boxes alone, as the page asks
+
+
+def test_a_slanted_photo_of_a_calibrated_set_is_offered_that_set() -> None:
+    """The offer reads the photo level, as ``recognize`` does: turned 30 degrees, the set's faces matched the
+    upright boxes round its slanted tiles at 0.43, under the set's bar, and no set was offered."""
+    rgb = turned(load_photo(SOURCE / "illustration_2.jpg"), 30.0)[0]
+    result = recognize(rgb)
+    assert result.turned != 0.0
+    for offer in (better_tileset(rgb), better_tileset(rgb, result)):
+        assert offer is not None and offer.name == "pungchow-1922"
 
 
 # --- classify frames a tile image as training did ------------------------------------------------

@@ -16,6 +16,8 @@ from recognizer.detections import Detections
 from recognizer.level import LEVEL_FROM, level, slant
 from recognizer.pipeline import recognize
 from tests.test_recognizer_photos import EXPECTED, PHOTOS, tile_f1
+from webapp.recognition import review_from_result
+from webapp.review import Review, tiles_in_photo_order
 
 
 def drawn_tile(degrees: float, size: tuple[int, int] = (60, 80)) -> tuple[np.ndarray, Detections]:
@@ -100,9 +102,35 @@ def test_without_levelling_the_slanted_leo_hands_read_worse(monkeypatch: pytest.
     """The measure above can fail: read without levelling, the leo hands turned 35 degrees fall below it."""
     import recognizer.pipeline
 
-    monkeypatch.setattr(recognizer.pipeline, "level", lambda rgb, dets: None)
+    monkeypatch.setattr(recognizer.pipeline, "read_level", lambda rgb, dets: (rgb, dets, None))
     leo = [name for name in sorted(EXPECTED) if name.startswith("leo-")]
     assert leo
     for name in leo:
         photo, tiles = turned(name, 35)
         assert tile_f1(recognize(photo), tiles) < TURNED_MIN_F1
+
+
+@pytest.mark.parametrize("name, degrees", [("leo-058.jpg", 35), ("leo-058.jpg", 180), ("leo-064.jpg", 35), ("leo-064.jpg", 180)])
+def test_the_page_numbers_a_turned_photo_as_it_numbers_it_upright(name: str, degrees: float) -> None:
+    """The page numbers tiles row by row as the reader read them, level: a hand photographed at a slant or from
+    across the table is numbered tile for tile as the same hand photographed square on (by the photo's own rows,
+    a slanted row of seven came out in another order)."""
+    upright = Review.from_recognition(recognize(cv2.cvtColor(cv2.imread(str(PHOTOS / name)), cv2.COLOR_BGR2RGB)))
+    result = recognize(turned(name, degrees)[0])
+    assert result.turned != 0.0 and result.to_json()["turned"] == result.turned
+    codes = [t.code for t in tiles_in_photo_order(upright)]
+    assert [t.code for t in tiles_in_photo_order(Review.from_recognition(result))] == codes
+    assert [t.code for t in tiles_in_photo_order(review_from_result(result.to_json()))] == codes  # as the dispute record reads back
+
+
+def test_a_box_found_in_the_filled_corners_of_a_levelled_photo_is_dropped() -> None:
+    """Levelled 30 degrees, a photo's corners on the levelled image hold only its border colour: a box found there
+    would come back as a sliver on the photo's edge, so it is not kept; the tile on the photo is."""
+    photo, dets = drawn_tile(30)
+    levelled = level(photo, dets)
+    assert levelled is not None
+    x, y = levelled.matrix @ np.array([300.0, 200.0, 1.0])  # the drawn tile's middle
+    tile = np.array([x - 30, y - 40, 60, 80], np.float32)
+    corner = np.array([1.0, 1.0, 20.0, 20.0], np.float32)
+    found = Detections(np.stack([tile, corner]), np.array([0.9, 0.9]))
+    assert levelled.on_photo(found).boxes.tolist() == [tile.tolist()]

@@ -144,6 +144,26 @@ def test_tiles_are_numbered_in_photo_order_row_by_row() -> None:
     assert [t.code for t in rv.tiles_in_photo_order(review)] == ["SW", "NW", "EW", "RD", "WW"]
 
 
+def test_a_photo_the_reader_turned_is_numbered_along_its_turned_rows() -> None:
+    """Taken with the phone on its side, the hand's row runs up the photo; the reader turned the photo a quarter
+    anticlockwise to read it, so the row is numbered from the photo's bottom up, and the column further right
+    (the upper row once turned) first."""
+    boxes = [(10, 200, 60, 240), (10, 100, 60, 140), (10, 150, 60, 190), (90, 120, 140, 160), (90, 170, 140, 210)]
+    detections = [{"code": c, "box": b, "confidence": 0.9} for c, b in zip(["3B", "1B", "2B", "EW", "SW"], boxes)]
+    turned = rv.from_detections(detections, turned=90.0)
+    assert [t.code for t in rv.tiles_in_photo_order(turned)] == ["EW", "SW", "1B", "2B", "3B"]
+    assert [t.code for t in rv.tiles_in_photo_order(rv.from_detections(detections))] == ["1B", "EW", "2B", "SW", "3B"]
+
+
+def test_a_slanted_row_is_one_row() -> None:
+    """A row of tiles climbing 30 degrees across the photo, read level by turning the photo 30 degrees clockwise:
+    one row, left to right, though each tile sits higher in the photo than the one before."""
+    boxes = [(100 + 52 * k, 300 - 30 * k, 140 + 52 * k, 350 - 30 * k) for k in range(5)]
+    detections = [{"code": c, "box": b, "confidence": 0.9} for c, b in zip(["1D", "2D", "3D", "4D", "5D"], boxes)]
+    assert [t.code for t in rv.tiles_in_photo_order(rv.from_detections(detections, turned=-30.0))] == ["1D", "2D", "3D", "4D", "5D"]
+    assert [t.code for t in rv.tiles_in_photo_order(rv.from_detections(detections))] != ["1D", "2D", "3D", "4D", "5D"]
+
+
 def test_a_box_set_aside_is_one_tap_from_the_hand() -> None:
     review = rv.from_detections([{"code": "5D", "confidence": 0.9, "in_hand": False}, {"code": "6D", "confidence": 0.9}])
     assert [t.code for t in review.hand_tiles] == ["6D"]

@@ -77,7 +77,7 @@ def review_from_result(result: dict[str, Any]) -> Review:
     groups = [Group(int(g.get("id", i)), GroupKind(g.get("kind", GroupKind.OTHER.value)), tuple(int(k) for k in g.get("tiles", [])),
                     bool(g.get("concealed", False)), bool(g.get("in_hand", True)))
               for i, g in enumerate(result.get("groups", []))]
-    return from_reading(tiles, groups, recognised=result)
+    return from_reading(tiles, groups, recognised=result, turned=float(result.get("turned", 0.0)))
 
 
 def _tileset_module() -> Any:

@@ -16,6 +16,7 @@ player changed after the photo was read. The page keeps one review in ``st.sessi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -129,7 +130,7 @@ class Review:
                           float(d.confidence[k]),
                           tuple((CLASSES[int(c)], float(p)) for c, p in zip(d.top3[k], d.top3_p[k]) if c >= 0))
                  for k in range(len(d))]
-        return from_reading(tiles, recognition.groups, recognition.to_json())
+        return from_reading(tiles, recognition.groups, recognition.to_json(), recognition.turned)
 
     @property
     def hand_tiles(self) -> list[ReviewTile]:
@@ -263,7 +264,8 @@ def corners(box: Sequence[float]) -> tuple[float, float, float, float]:
     return x, y, x + w, y + h
 
 
-def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised: dict[str, Any] | None = None) -> Review:
+def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised: dict[str, Any] | None = None,
+                 turned: float = 0.0) -> Review:
     """A review of the boxes the reader found and the groups it laid them in (indices into ``tiles``).
 
     Every box is kept, so the player sees all the reader found: tiles of groups the reader took
@@ -288,7 +290,7 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
             concealed_sets.append(len(sets))
         sets.append(list(g.members))
     placed = [replace(t, in_hand=i in in_hand or not groups) for i, t in enumerate(tiles)]
-    return from_detections(placed, sets, concealed_sets, winning_index=winning, recognised=recognised)
+    return from_detections(placed, sets, concealed_sets, winning_index=winning, recognised=recognised, turned=turned)
 
 
 def from_detections(
@@ -298,14 +300,16 @@ def from_detections(
     *,
     winning_index: int | None = None,
     recognised: dict[str, Any] | None = None,
+    turned: float = 0.0,
 ) -> Review:
     """A review of what the recognizer read from a photo.
 
     ``detections`` are :class:`ReadTile` (or dicts of its fields); ``groups`` lists the detection
-    indices of each declared set and ``concealed_groups`` the positions of concealed ones.
+    indices of each declared set and ``concealed_groups`` the positions of concealed ones; the tiles
+    are numbered in the order the photo reads (``photo_order``, ``turned`` as the reader turned it).
     """
     read = [ReadTile.of(d) for d in detections]
-    order = photo_order([d.box for d in read])
+    order = photo_order([d.box for d in read], turned)
     new_id = {index: position for position, index in enumerate(order)}
     group_of: dict[int, int] = {}
     review_groups: list[ReviewGroup] = []
@@ -341,26 +345,34 @@ def from_detections(
     return review
 
 
-def photo_order(boxes: Sequence[Sequence[float] | None]) -> list[int]:
+def photo_order(boxes: Sequence[Sequence[float] | None], turned: float = 0.0) -> list[int]:
     """Indices of the boxes as a player reads the table: row by row from the top, left to right.
 
     A box starts a new row when its middle lies below the current row by more than half a tile's
-    height; boxes without a place keep their order, after the others.
+    height; boxes without a place keep their order, after the others. A photo the reader ``turned``
+    (degrees anticlockwise) to read level is read that way up: its rows run across the turned photo.
     """
     placed = [i for i, b in enumerate(boxes) if b is not None]
     if not placed:
         return list(range(len(boxes)))
-    heights = sorted(float(boxes[i][3]) - float(boxes[i][1]) for i in placed)  # type: ignore[index]
-    half = max(1.0, heights[len(heights) // 2] / 2)
+    cos, sin = math.cos(math.radians(turned)), math.sin(math.radians(turned))
+    across: dict[int, float] = {}
+    down: dict[int, float] = {}
+    heights: list[float] = []
+    for i in placed:
+        x0, y0, x1, y1 = (float(v) for v in boxes[i])  # type: ignore[union-attr]
+        x, y = (x0 + x1) / 2, (y0 + y1) / 2
+        across[i], down[i] = cos * x + sin * y, cos * y - sin * x
+        heights.append(abs(sin) * (x1 - x0) + abs(cos) * (y1 - y0))
+    half = max(1.0, sorted(heights)[len(heights) // 2] / 2)
     rows: list[list[int]] = []
     row_middle = float("-inf")
-    for i in sorted(placed, key=lambda i: (float(boxes[i][1]) + float(boxes[i][3])) / 2):  # type: ignore[index]
-        middle = (float(boxes[i][1]) + float(boxes[i][3])) / 2  # type: ignore[index]
-        if middle - row_middle > half:
+    for i in sorted(placed, key=lambda i: down[i]):
+        if down[i] - row_middle > half:
             rows.append([])
-            row_middle = middle
+            row_middle = down[i]
         rows[-1].append(i)
-    ordered = [i for row in rows for i in sorted(row, key=lambda i: float(boxes[i][0]))]  # type: ignore[index]
+    ordered = [i for row in rows for i in sorted(row, key=lambda i: across[i])]
     return ordered + [i for i, b in enumerate(boxes) if b is None]
 
 
