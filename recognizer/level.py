@@ -45,13 +45,15 @@ class Levelled:
     photo_size: tuple[int, int]
     detections: Detections
 
+    def back_on_photo(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Points (x, y) on the levelled image -> where they lie on the photo."""
+        back = cv2.invertAffineTransform(self.matrix)
+        return back[0, 0] * xs + back[0, 1] * ys + back[0, 2], back[1, 0] * xs + back[1, 1] * ys + back[1, 2]
+
     def on_photo(self, dets: Detections) -> Detections:
         """The detections whose middle lies on the photo: the levelled image's corners are filled with its border
         colour, and a box found there would come back as a sliver on the photo's edge."""
-        back = cv2.invertAffineTransform(self.matrix)
-        c = dets.centres
-        px = back[0, 0] * c[:, 0] + back[0, 1] * c[:, 1] + back[0, 2]
-        py = back[1, 0] * c[:, 0] + back[1, 1] * c[:, 1] + back[1, 2]
+        px, py = self.back_on_photo(dets.centres[:, 0], dets.centres[:, 1])
         w, h = self.photo_size
         return dets[(px >= 0) & (px < w) & (py >= 0) & (py < h)]
 
@@ -60,11 +62,9 @@ class Levelled:
         b = np.asarray(boxes, np.float32).reshape(-1, 4)
         if not len(b):
             return b
-        back = cv2.invertAffineTransform(self.matrix)
         xs = np.stack([b[:, 0], b[:, 0] + b[:, 2], b[:, 0] + b[:, 2], b[:, 0]], 1)
         ys = np.stack([b[:, 1], b[:, 1], b[:, 1] + b[:, 3], b[:, 1] + b[:, 3]], 1)
-        px = back[0, 0] * xs + back[0, 1] * ys + back[0, 2]
-        py = back[1, 0] * xs + back[1, 1] * ys + back[1, 2]
+        px, py = self.back_on_photo(xs, ys)
         w, h = self.photo_size
         x1, y1 = np.clip(px.min(1), 0, w - 1), np.clip(py.min(1), 0, h - 1)
         x2, y2 = np.clip(px.max(1), x1 + 1, w), np.clip(py.max(1), y1 + 1, h)
