@@ -264,16 +264,16 @@ def single_tile_box(rgb: np.ndarray) -> np.ndarray:
 
 #: A tile the classifier reads less surely than this is read again framed a little tighter and looser (shares of its
 #: box), and the readings averaged: a detector's box is often a few pixels off, and the tile's framing is among these.
-UNSURE_BELOW = 0.9
+READ_AGAIN_BELOW = 0.9
 REFRAMINGS = (0.85, 0.92, 1.08)
 #: At most this many tiles, the least sure first, are read again: a hand's worth, so a photo of a whole set stays quick.
 REREAD_AT_MOST = 24
 
 
 def read_again_where_unsure(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, model: Model | None = None) -> np.ndarray:
-    """The classifier's probabilities with the least sure tiles (below ``UNSURE_BELOW``) averaged over ``REFRAMINGS`` too."""
+    """The classifier's probabilities with the least sure tiles (below ``READ_AGAIN_BELOW``) averaged over ``REFRAMINGS`` too."""
     sureness = probs.max(axis=1)
-    unsure = np.flatnonzero(sureness < UNSURE_BELOW)
+    unsure = np.flatnonzero(sureness < READ_AGAIN_BELOW)
     unsure = unsure[np.argsort(sureness[unsure], kind="stable")[:REREAD_AT_MOST]]
     if not len(unsure):
         return probs

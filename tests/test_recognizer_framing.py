@@ -16,7 +16,7 @@ import pytest
 import recognizer.classify
 from recognizer.classify import (
     NT_INDEX,
-    UNSURE_BELOW,
+    READ_AGAIN_BELOW,
     crops_of,
     read_again_where_unsure,
     read_framings,
@@ -49,7 +49,7 @@ def unsure_photo() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def test_only_unsure_tiles_are_read_again() -> None:
     rgb, boxes, probs = unsure_photo()
     again = read_again_where_unsure(rgb, boxes, probs)
-    sure = probs.max(axis=1) >= UNSURE_BELOW
+    sure = probs.max(axis=1) >= READ_AGAIN_BELOW
     changed = (again != probs).any(axis=1)
     assert (~sure).sum() >= 6, "the loose boxes leave the classifier unsure"
     assert not changed[sure].any(), "a tile read surely is left as it was read"
