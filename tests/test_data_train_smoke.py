@@ -161,3 +161,33 @@ def test_bonus_trainer_refuses_an_unknown_family(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "recognizer.train.bonus", "--families", "no-such-family", "--out", str(tmp_path / "o")],
                          capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 2 and "no family or classic style named no-such-family" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_export_of_two_runs_is_their_average(tmp_path: Path) -> None:
+    """Averaged weights export as one network computing the midpoint's output; batch-norm counters are kept, not averaged."""
+    import onnxruntime as ort
+
+    from recognizer.train.export import averaged, export
+    from recognizer.train.nets import TileClassifier
+
+    torch.manual_seed(0)
+    first, second = TileClassifier().state_dict(), TileClassifier().state_dict()
+    second = {k: v + 1.0 if v.is_floating_point() else v + 7 for k, v in second.items()}
+    paths = [tmp_path / "a.pt", tmp_path / "b.pt"]
+    torch.save(first, paths[0])
+    torch.save(second, paths[1])
+    mean = averaged(paths)
+    for k, v in first.items():
+        if v.is_floating_point():
+            assert torch.allclose(mean[k], (v + second[k]) / 2)
+        else:
+            assert torch.equal(mean[k], second[k])
+    model = TileClassifier()
+    model.load_state_dict(mean)
+    model.eval()
+    x = torch.rand(2, 3, 64, 48)
+    with torch.no_grad():
+        want = model(x)[0].numpy()
+    path = export(paths, "classifier", tmp_path / "out", "test", {})
+    got = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"input": x.numpy()})[0]
+    assert np.abs(got - want).max() < 1e-3 * max(1.0, float(np.abs(want).max()))

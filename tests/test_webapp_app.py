@@ -256,9 +256,11 @@ def test_upload_read_by_the_real_recognizer(app: AppTest) -> None:
     assert all(t.box is not None for t in review.tiles)
     first = rv_order(review)[0]
     version = app.session_state["review_version"]
+    app.selectbox(key=f"w_pick_{version}").set_value(first.id).run()  # tapped (every tile may be read surely: none picked)
     app.button(key=f"w_face_{version}_{'1B' if first.code != '1B' else '2B'}").click().run()
     assert not app.exception
-    assert app.session_state["review"].corrections[-1].action == "replace"
+    fixed = app.session_state["review"].corrections[-1]
+    assert fixed.action == "replace" and fixed.detail["tile"] == first.id
 
 
 @needs_harr

@@ -13,9 +13,19 @@ from recognizer.models import SIDECAR_VERSION, expected_meta, sha256
 from recognizer.train.nets import BonusReader, TileClassifier, TileDetector
 
 
-def export(weights: Path, name: str, out: Path, data_version: str, extra: dict) -> Path:
+def averaged(paths: list[Path]) -> dict[str, torch.Tensor]:
+    """The mean of several runs' weights of one network (the last run's integer counters kept): two points of one
+    training path, averaged, read more evenly than either."""
+    states = [torch.load(p, map_location="cpu") for p in paths]
+    return {k: torch.stack([s[k].float() for s in states]).mean(0).to(v.dtype) if v.is_floating_point() else v
+            for k, v in states[-1].items()}
+
+
+def export(weights: Path | list[Path], name: str, out: Path, data_version: str, extra: dict) -> Path:
+    """Write OUT/NAME.onnx and its sidecar from a weights file, or from the average of several (``averaged``)."""
     model = {"classifier": TileClassifier, "bonus": BonusReader, "detector": TileDetector}[name]()
-    model.load_state_dict(torch.load(weights, map_location="cpu"))
+    paths = weights if isinstance(weights, list) else [weights]
+    model.load_state_dict(averaged(paths) if len(paths) > 1 else torch.load(paths[0], map_location="cpu"))
     model.eval()
     if name == "classifier":
         dummy = torch.zeros(1, 3, CROP_H, CROP_W)
@@ -39,11 +49,11 @@ def export(weights: Path, name: str, out: Path, data_version: str, extra: dict) 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("name", choices=["classifier", "bonus", "detector"])
-    ap.add_argument("weights")
+    ap.add_argument("weights", nargs="+", help="a weights file; several (same network) are averaged")
     ap.add_argument("--out", default="models")
     ap.add_argument("--data-version", default="")
     args = ap.parse_args()
-    print(export(Path(args.weights), args.name, Path(args.out), args.data_version, {}))
+    print(export([Path(w) for w in args.weights], args.name, Path(args.out), args.data_version, {}))
 
 
 if __name__ == "__main__":

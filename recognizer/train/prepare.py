@@ -16,6 +16,10 @@ from recognizer.labels import CLASSES, NOT_A_TILE
 #: Cached crops span the box grown by this much, so training can jitter inside them.
 CACHE_CONTEXT = 1.5
 CACHE_SIZE = (80, 60)
+#: A detector box overlapping every labelled tile less than this is a false alarm (a tile's own box overlaps it ~0.8).
+FALSE_ALARM_IOU = 0.3
+#: Pixels from the photo's edge within which a box may be a cut-off tile.
+EDGE = 3
 
 
 def box_in_crop(size: tuple[int, int] = CACHE_SIZE) -> tuple[float, float, float, float]:
@@ -52,8 +56,31 @@ def _not_a_tile_boxes(rng: random.Random, boxes: np.ndarray, width: int, height:
     return out
 
 
-def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0) -> None:
-    """Write OUT/{split}.pkl: detector images (JPEG bytes at detector scale + boxes) and classifier crops."""
+def false_alarms(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """The shipped detector's boxes that overlap no labelled tile (IoU below ``FALSE_ALARM_IOU``) and stay clear of
+    the photo's edge: scoring sticks, coins, cards, papers and walls seen edge on, as the pipeline would meet them.
+
+    A box on the edge is left out: it may be a tile cut off by the frame, which a scene does not label.
+    """
+    from recognizer.detect import detect, iou_matrix
+
+    dets = detect(rgb)
+    if not len(dets):
+        return np.zeros((0, 4), np.float32)
+    b = dets.boxes
+    overlap = iou_matrix(b, boxes).max(axis=1) if len(boxes) else np.zeros(len(b))
+    h, w = rgb.shape[:2]
+    inside = (b[:, 0] > EDGE) & (b[:, 1] > EDGE) & (b[:, 0] + b[:, 2] < w - EDGE) & (b[:, 1] + b[:, 3] < h - EDGE)
+    return b[(overlap < FALSE_ALARM_IOU) & inside]
+
+
+def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0, mine: tuple[str, ...] = ()) -> None:
+    """Write OUT/{split}.pkl: detector images (JPEG bytes at detector scale + boxes) and classifier crops.
+
+    For the datasets in ``mine`` the detector's false alarms (``false_alarms``) are cut as not-a-tile crops too:
+    they teach the classifier the clutter the detector takes for tiles. Only datasets whose every tile is
+    labelled belong there (leo photos show unlabelled tiles beside the hand).
+    """
     rng = random.Random(seed)
     for split in splits:
         det: list[dict] = []
@@ -78,7 +105,10 @@ def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: in
                     crops.append(crop_tile(rgb, b, CACHE_CONTEXT, CACHE_SIZE))
                     labels.append(c)
                     sources.append(im.source or d)
-                for b in _not_a_tile_boxes(rng, boxes, w, h, max(1, len(boxes) // 6)):
+                negatives = _not_a_tile_boxes(rng, boxes, w, h, max(1, len(boxes) // 6))
+                if d in mine:
+                    negatives += list(false_alarms(rgb, boxes))
+                for b in negatives:
                     crops.append(crop_tile(rgb, b, CACHE_CONTEXT, CACHE_SIZE))
                     labels.append(CLASSES.index(NOT_A_TILE))
                     sources.append(im.source or d)

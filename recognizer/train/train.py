@@ -352,10 +352,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["prepare", "classifier", "detector"])
     ap.add_argument("--data", nargs="*", default=[])
+    ap.add_argument("--mine", nargs="*", default=[], help="datasets among --data whose detector false alarms become not-a-tile crops")
     ap.add_argument("--cache", default="artifacts/cache")
     ap.add_argument("--out", default="artifacts")
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seed of the classifier run's draws (a run continued from another's weights wants a new one)")
     ap.add_argument("--init", help="detector weights to fine-tune from")
     ap.add_argument("--grids", type=float, default=0.0, help="share of detector samples drawn as tile grids on paper")
     ap.add_argument("--lr", type=float, default=2e-3)
@@ -392,7 +395,9 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     Path(args.out).mkdir(parents=True, exist_ok=True)
     if args.what == "prepare":
-        prepare(args.data, args.cache, ("train", "val", "test"))
+        if stray := [d for d in args.mine if d not in args.data]:
+            ap.error(f"--mine {' '.join(stray)}: not among --data (a mined dataset is prepared like the others)")
+        prepare(args.data, args.cache, ("train", "val", "test"), mine=tuple(args.mine))
     elif args.what == "classifier":
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
                          CHANNEL_SHUFFLE=args.channel_shuffle, GREY=args.grey, HALF_TURN=args.half_turn,
@@ -401,7 +406,7 @@ def main() -> None:
             from recognizer.train import realcrops
 
             realcrops.BONUS_SHARE = args.bonus_share
-        train_classifier(args.cache, args.steps, args.out, init=args.init, lr=args.lr, init_onnx=args.init_onnx,
+        train_classifier(args.cache, args.steps, args.out, seed=args.seed, init=args.init, lr=args.lr, init_onnx=args.init_onnx,
                          real_share=args.real_share, families=family_names(args.families), resume=args.resume,
                          checkpoint_every=args.checkpoint_every, stop_at=args.stop_at)
     else:
