@@ -14,18 +14,17 @@ from recognizer.train.nets import BonusReader, TileClassifier, TileDetector
 
 
 def averaged(paths: list[Path]) -> dict[str, torch.Tensor]:
-    """The mean of several runs' weights of one network (the last run's integer counters kept): two points of one
-    training path, averaged, read more evenly than either."""
+    """The mean of one or more runs' weights of one network (the last run's integer counters kept): two points of one
+    training path, averaged, read more evenly than either; one file is its own mean."""
     states = [torch.load(p, map_location="cpu") for p in paths]
     return {k: torch.stack([s[k].float() for s in states]).mean(0).to(v.dtype) if v.is_floating_point() else v
             for k, v in states[-1].items()}
 
 
-def export(weights: Path | list[Path], name: str, out: Path, data_version: str, extra: dict) -> Path:
+def export(weights: list[Path], name: str, out: Path, data_version: str, extra: dict) -> Path:
     """Write OUT/NAME.onnx and its sidecar from a weights file, or from the average of several (``averaged``)."""
     model = {"classifier": TileClassifier, "bonus": BonusReader, "detector": TileDetector}[name]()
-    paths = weights if isinstance(weights, list) else [weights]
-    model.load_state_dict(averaged(paths) if len(paths) > 1 else torch.load(paths[0], map_location="cpu"))
+    model.load_state_dict(averaged(weights))
     model.eval()
     if name == "classifier":
         dummy = torch.zeros(1, 3, CROP_H, CROP_W)
