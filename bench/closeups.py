@@ -7,9 +7,12 @@ from typing import Any
 
 import numpy as np
 
+from recognizer.labels import CLASSES, NOT_A_TILE
 
-def close_up_sets(doc: str | None, tiles: int, seed: int) -> tuple[argparse.Namespace, Any, np.random.Generator]:
-    """Parsed ``--tiles --width --families --seed``, a ``RealCropSource`` over those families, and the random source."""
+
+def close_up_sets(doc: str | None, tiles: int, seed: int, faces: bool = False) -> tuple[argparse.Namespace, Any, np.random.Generator]:
+    """Parsed ``--tiles --width --families --seed`` (and ``--faces`` if asked), a ``RealCropSource`` over those
+    families, and the random source."""
     from pungchow_data.realsets import family_names
     from recognizer.train.realcrops import RealCropSource, unknown_styles
 
@@ -18,7 +21,11 @@ def close_up_sets(doc: str | None, tiles: int, seed: int) -> tuple[argparse.Name
     ap.add_argument("--width", type=float, default=80.0, help="tile width in the photo, pixels")
     ap.add_argument("--families", nargs="+", default=["heldout"])
     ap.add_argument("--seed", type=int, default=seed)
+    if faces:
+        ap.add_argument("--faces", nargs="+", metavar="CODE", help="draw only these faces (codes such as 1B 1F WD)")
     args = ap.parse_args()
+    if faces and args.faces and (unknown := [c for c in args.faces if c not in CLASSES or c == NOT_A_TILE]):
+        ap.error(f"--faces: {', '.join(unknown)} is not a tile face; give codes such as 1B, 5C, EW, RD, 1F, XX")
     if args.tiles < 1 or not 8 <= args.width <= 400:
         ap.error("--tiles must be at least 1 and --width between 8 and 400 pixels")
     if unknown := unknown_styles(family_names(args.families)):

@@ -161,12 +161,22 @@ def _concealed_likeness(dets: Detections, members: list[int], y: float) -> tuple
     return (n % 3 == 2 and n > 1, n >= 2 and partition(dets, members) is None, n, y)
 
 
+def one_face_for_a_kong(dets: Detections, b: int, c: int, exclude: tuple[int, ...]) -> int | None:
+    """The face in both tiles' top-3 with the largest joint chance, or None when they share none."""
+    chance_b = {int(k): float(p) for k, p in zip(dets.top3[b], dets.top3_p[b]) if k >= 0 and k not in exclude}
+    chance_c = {int(k): float(p) for k, p in zip(dets.top3[c], dets.top3_p[c]) if k >= 0 and k not in exclude}
+    shared = chance_b.keys() & chance_c.keys()
+    return max(shared, key=lambda k: chance_b[k] * chance_c[k]) if shared else None
+
+
 def face_down_only_at_kong_ends(dets: Detections) -> Detections:
     """A tile lies face down at the ends of a concealed kong or among other backs: re-read a lone one in a row of three or more.
 
     A blank white dragon and a tile back look alike to the classifier; where the table says a
     face-down tile cannot be, take the best face among its top-3, and where a kong's other end is
-    face down, prefer face-down for this end if it is among the top-3.
+    face down, prefer face-down for this end if it is among the top-3. The two face-up tiles of a
+    concealed kong are one face: read apart, both take the face their top-3s share that is likeliest
+    for the pair (``one_face_for_a_kong``), each keeping its own low chance of it, so the page asks.
     """
     xx, nt = CLASSES.index(FACE_DOWN), CLASSES.index("NT")
     codes = dets.codes.copy()
@@ -186,6 +196,12 @@ def face_down_only_at_kong_ends(dets: Detections) -> Detections:
                 faces = [(c, p) for c, p in zip(dets.top3[k], dets.top3_p[k]) if c not in (xx, nt) and c >= 0]
                 if faces:
                     codes[k] = faces[0][0]
+        for s in range(len(run) - 3):
+            a, b, c, d = run[s:s + 4]
+            if codes[a] == codes[d] == xx and xx != codes[b] != codes[c] != xx:
+                face = one_face_for_a_kong(dets, b, c, exclude=(xx, nt))
+                if face is not None:
+                    codes[b] = codes[c] = face
     top3, top3_p = dets.top3.copy(), dets.top3_p.copy()
     for k in np.where(codes != dets.codes)[0]:
         order = sorted(range(3), key=lambda j: top3[k, j] != codes[k])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from pungchow_data.realsets import (
     FAMILIES,
     HOLDOUT_FAMILIES,
     design,
+    draw_face,
     family_fonts,
     family_names,
     missing_family_fonts,
@@ -68,6 +71,43 @@ def test_flower_and_season_numbers_are_not_always_told_apart_by_colour() -> None
     one_ink = sum(d.bonus_ink is not None for d in designs)
     assert 60 < one_ink < 140
     assert {d.bonus_ink for d in designs if d.bonus_ink is not None} >= {(185, 28, 32), (28, 60, 150), (22, 115, 62), (28, 26, 30)}
+
+
+def test_a_set_drawing_its_own_bird_makes_every_other_choice_the_same() -> None:
+    """The drawn bird comes from a stream of its own: a set's fonts, inks and drawings do not move with the share."""
+    family = FAMILIES["real-kai"]
+    without = replace(family, drawn_birds=0.0)
+    drawn = 0
+    for v in range(200):
+        a, b = design(family, v), design(without, v)
+        assert replace(a, bird=b.bird) == b
+        drawn += a.bird == "drawn"
+    assert 0.45 * 200 < drawn < 0.75 * 200  # DRAWN_BIRDS 0.6
+    assert all(design(without, v).bird != "drawn" for v in range(200))
+
+
+def test_held_out_families_keep_their_crane_and_never_draw_a_bird_of_their_own() -> None:
+    """The crane is the held-out families' own bird: no training family draws it, so it measures an unseen drawing."""
+    for name in HOLDOUT_FAMILIES:
+        assert FAMILIES[name].drawn_birds == 0.0 and "crane" in FAMILIES[name].birds
+        assert all(design(FAMILIES[name], v).bird != "drawn" for v in range(100))
+    for name in family_names(["train"]):
+        assert FAMILIES[name].drawn_birds > 0 and "crane" not in FAMILIES[name].birds
+
+
+@needs_fonts
+def test_each_set_that_draws_its_own_bird_draws_another() -> None:
+    family = FAMILIES["real-kai"]
+    variants = [v for v in range(60) if design(family, v).bird == "drawn"][:6]
+    faces = [np.asarray(draw_face(family, v, "1B", 96, 128), np.float32) for v in variants]
+    for i, face in enumerate(faces):
+        assert (np.abs(face - face[2, 2]).sum(axis=2) > 60).mean() > 0.05, f"set {variants[i]}: no bird on 1 bamboo"
+        for other in faces[:i]:
+            assert np.abs(face - other).mean() > 4.0
+    fixed = {design(family, v).bird: v for v in range(60) if design(family, v).bird != "drawn"}
+    for v in fixed.values():
+        plain = np.asarray(draw_face(family, v, "1B", 96, 128), np.float32)
+        assert all(np.abs(plain - face).mean() > 4.0 for face in faces)
 
 
 @needs_fonts

@@ -51,6 +51,38 @@ def test_face_down_ends_make_a_concealed_kong() -> None:
     assert problems == []
 
 
+def read_as(d: Detections, readings: dict[int, list[tuple[str, float]]]) -> Detections:
+    """The detections with the classifier's top-3 (code, chance) given for some tiles, read as their first."""
+    codes, conf, top3, top3_p = d.codes.copy(), d.confidence.copy(), d.top3.copy(), d.top3_p.copy()
+    for k, top in readings.items():
+        top3[k] = [CLASSES.index(c) for c, _ in top]
+        top3_p[k] = [p for _, p in top]
+        codes[k], conf[k] = top3[k, 0], top3_p[k, 0]
+    return d.with_(codes=codes, confidence=conf, top3=top3, top3_p=top3_p)
+
+
+def test_a_concealed_kongs_face_up_tiles_read_apart_take_the_face_they_share() -> None:
+    """XX 5C 1B XX: the two middles of a concealed kong are one face; 1B is likelier for the pair (0.35 x 0.37
+    against 0.36 x 0.27), and each keeps its own low chance of it, so the page asks the player to look."""
+    d = layout([(0, ["2B 3B 4B 4C 5C 6C 7D 7D"]), (80, ["XX 9D 9D XX", "RD RD RD"])])
+    d = read_as(d, {9: [("5C", 0.36), ("1B", 0.35), ("1D", 0.08)], 10: [("1B", 0.37), ("5C", 0.27), ("1D", 0.1)]})
+    text, _, problems = recognise(d)
+    assert text == "2B3B4B4C5C6C7D7D (1B1B1B1B) [RDRDRD]"
+    assert problems == []
+    read, _ = group(d)
+    assert [read.code(k) for k in (9, 10)] == ["1B", "1B"]
+    assert read.confidence[9] == pytest.approx(0.35) and read.confidence[10] == pytest.approx(0.37)
+
+
+def test_a_kongs_face_up_tiles_sharing_no_likely_face_stay_as_read() -> None:
+    d = layout([(0, ["2B 3B 4B 4C 5C 6C 7D 7D"]), (80, ["XX 9D 9D XX", "RD RD RD"])])
+    d = read_as(d, {9: [("5C", 0.6), ("6C", 0.2), ("1D", 0.1)], 10: [("1B", 0.7), ("2B", 0.2), ("3B", 0.05)]})
+    read, _ = group(d)
+    assert [read.code(k) for k in (9, 10)] == ["5C", "1B"]
+    _, _, problems = recognise(d)
+    assert problems, "two different faces between face-down ends are not scored as a kong"
+
+
 def test_winning_tile_set_apart_and_bonus_tiles() -> None:
     d = layout([(0, ["1B 2B 3B 4C 5C 6C 7D 8D 9D EW", "EW"]), (80, ["2D 2D 2D", "1F 3S"])])
     text, winning, problems = recognise(d)

@@ -171,6 +171,7 @@ def _styles(args: argparse.Namespace) -> int:
               + (f" art fluffystuff/{s.art}" if s.art else ""))
     for name, f in FAMILIES.items():
         print(f"{name:12s} {'held-out' if name in HOLDOUT_FAMILIES else 'train   '} real-set family: fonts {', '.join(f.fonts)}; "
-              f"birds {', '.join(f.birds)}; dots {', '.join(f.dot_centres)}; white dragon {', '.join(f.white_dragon)}; "
+              f"birds {', '.join(f.birds)}" + (f" or their own ({f.drawn_birds:.0%} of sets)" if f.drawn_birds else "")
+              + f"; dots {', '.join(f.dot_centres)}; white dragon {', '.join(f.white_dragon)}; "
               f"corner index {f.corner_index:.0%} of sets (--families)")
     return 0

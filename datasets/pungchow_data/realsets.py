@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -76,6 +76,7 @@ class Family:
     numeral_inks: tuple[RGB, ...] = (INK_BLUE, INK_BLACK)
     wind_inks: tuple[RGB, ...] = (INK_BLUE, INK_BLACK)
     birds: tuple[str, ...] = ("peacock", "sparrow", "stick")
+    drawn_birds: float = 0.0  # share of sets whose bird is their own drawing (``_drawn_bird``), not one of ``birds``
     dot_centres: tuple[str, ...] = ("flower", "concentric")
     paintings: tuple[str, ...] = ("plum", "orchid", "chrysanthemum", "bamboo", "figure", "scene")
     white_dragon: tuple[str, ...] = ("frame", "double", "blank")
@@ -84,22 +85,27 @@ class Family:
     simplified: float = 0.0  # share of sets printing the simplified forms (mainland sets)
 
 
+#: Share of a training family's sets that draw a bird of their own: real makers draw many birds (sparrows,
+#: peacocks, phoenixes, ducks, owls...), and a classifier shown three drawings reads a fourth as something else.
+DRAWN_BIRDS = 0.6
+
 FAMILIES: dict[str, Family] = {
     f.name: f
     for f in (
-        Family("real-kai", fonts=("ukai", "bkai", "cns-kai"), birds=("peacock", "sparrow", "stick")),
+        Family("real-kai", fonts=("ukai", "bkai", "cns-kai"), birds=("peacock", "sparrow", "stick"), drawn_birds=DRAWN_BIRDS),
         Family("real-ming", fonts=("uming", "bsmi", "noto-serif", "noto-serif-regular"), birds=("sparrow", "peacock"),
-               dot_centres=("concentric", "flower"), white_dragon=("frame", "double", "letter")),
+               dot_centres=("concentric", "flower"), white_dragon=("frame", "double", "letter"), drawn_birds=DRAWN_BIRDS),
         Family("real-hei", fonts=("zenhei", "microhei", "noto-sans"), wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN),
-               birds=("peacock", "stick"), white_dragon=("frame", "blank", "letter")),
+               birds=("peacock", "stick"), white_dragon=("frame", "blank", "letter"), drawn_birds=DRAWN_BIRDS),
         Family("real-western", fonts=("ukai", "uming", "noto-serif"), corner_index=1.0, birds=("sparrow", "peacock", "stick"),
-               white_dragon=("frame", "double", "letter")),
+               white_dragon=("frame", "double", "letter"), drawn_birds=DRAWN_BIRDS),
         Family("real-song", fonts=("cns-sung", "hanazono", "bizud-mincho", "ipaex-mincho", "noto-serif-black", "noto-serif-light"),
-               birds=("sparrow", "stick", "peacock"), white_dragon=("frame", "double", "letter", "blank"), corner_index=0.2),
+               birds=("sparrow", "stick", "peacock"), white_dragon=("frame", "double", "letter", "blank"), corner_index=0.2,
+               drawn_birds=DRAWN_BIRDS),
         Family("real-hand", fonts=("klee", "seto", "noto-sans-black"), numeral_inks=(INK_BLUE, INK_BLACK, INK_GREEN),
-               wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN), birds=("peacock", "sparrow"), corner_index=0.1),
+               wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN), birds=("peacock", "sparrow"), corner_index=0.1, drawn_birds=DRAWN_BIRDS),
         Family("real-mainland", fonts=("gkai", "gbsn", "zenhei", "noto-sans-black"), simplified=1.0,
-               birds=("peacock", "stick", "sparrow"), white_dragon=("frame", "blank", "double")),
+               birds=("peacock", "stick", "sparrow"), white_dragon=("frame", "blank", "double"), drawn_birds=DRAWN_BIRDS),
         # held out by default: fonts and drawings no training family uses
         Family("real-wenkai", fonts=("wenkai", "wenkai-bold"), wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN),
                birds=("crane", "sparrow"), dot_centres=("sun", "flower"), corner_index=0.3),
@@ -208,7 +214,7 @@ def design(family: Family, variant: int) -> SetDesign:
     fonts = family_fonts(family) or list(family.fonts)
     pick = lambda seq: seq[int(rng.integers(len(seq)))]  # noqa: E731
     face = tuple(int(np.clip(c + rng.integers(-8, 9), 0, 255)) for c in pick(FACES))
-    return SetDesign(
+    made = SetDesign(
         font=pick(fonts), face=face, numeral_ink=pick(family.numeral_inks), wind_ink=pick(family.wind_inks),
         bird=pick(family.birds), dot_centre=pick(family.dot_centres), white_dragon=pick(family.white_dragon),
         corner_index=bool(rng.random() < family.corner_index), arabic=bool(rng.random() < family.arabic_on_characters),
@@ -217,6 +223,10 @@ def design(family: Family, variant: int) -> SetDesign:
         bonus_ink=None if rng.random() < 0.5 else pick((INK_RED, INK_BLUE, INK_GREEN, INK_BLACK)),
         bonus_size=float(rng.uniform(0.17, 0.27)), simplified=bool(rng.random() < family.simplified),
     )
+    # drawn from a stream of its own, so a set's other choices are the same whatever the family's share of drawn birds
+    if np.random.default_rng([variant, 5531]).random() < family.drawn_birds:
+        made = replace(made, bird="drawn")
+    return made
 
 
 def printed(s: SetDesign, text: str) -> str:
@@ -346,7 +356,11 @@ def _stick_ink(n: int, i: int) -> RGB:
 
 
 def _bird(d: ImageDraw.ImageDraw, kind: str, box: Box, rng: np.random.Generator) -> None:
-    """1 bamboo: a peacock (tail fan of eyes), a sparrow on a twig, a crane (long neck and legs) or an ornate stick."""
+    """1 bamboo: a peacock (tail fan of eyes), a sparrow on a twig, a crane (long neck and legs), an ornate stick,
+    or a set's own drawing (``drawn``)."""
+    if kind == "drawn":
+        _drawn_bird(d, box, rng)
+        return
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     flip = -1 if rng.random() < 0.3 else 1
@@ -397,6 +411,117 @@ def _bird(d: ImageDraw.ImageDraw, kind: str, box: Box, rng: np.random.Generator)
     _ellipse(d, hx, hy, 0.11 * w, fill=INK_RED if rng.random() < 0.5 else INK_GREEN)
     _ellipse(d, hx + 0.03 * w * flip, hy - 0.02 * h, 0.025 * w, fill=(250, 250, 250))
     d.polygon([(hx + 0.09 * w * flip, hy - 0.01 * h), (hx + 0.2 * w * flip, hy + 0.02 * h), (hx + 0.09 * w * flip, hy + 0.04 * h)], fill=(200, 150, 40))
+
+
+_BIRD_INKS: tuple[RGB, ...] = (INK_GREEN, INK_BLUE, INK_RED, INK_BLACK, (120, 80, 40), (205, 150, 40), (110, 60, 140), (30, 130, 140))
+
+
+def _blob(d: ImageDraw.ImageDraw, cx: float, cy: float, a: float, b: float, angle: float, **kw: object) -> None:
+    """An ellipse with semi-axes ``a`` (along ``angle`` radians) and ``b``, turned: a body, a wing, a tail."""
+    t = np.linspace(0, 2 * math.pi, 28, endpoint=False)
+    ca, sa = math.cos(angle), math.sin(angle)
+    pts = [(cx + a * math.cos(u) * ca - b * math.sin(u) * sa, cy + a * math.cos(u) * sa + b * math.sin(u) * ca) for u in t]
+    d.polygon(pts, **kw)  # type: ignore[arg-type]
+
+
+def _drawn_bird(d: ImageDraw.ImageDraw, box: Box, rng: np.random.Generator) -> None:
+    """A bird of the set's own drawing: perch, tail, body, wing, head, crest, beak and legs each varied.
+
+    Necks stay short and legs short: the crane, long in both, is the held-out families' drawing, kept
+    unseen so that the held-out measure asks whether a bird never shown is still read as 1 bamboo.
+    """
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    f = 1 if rng.random() < 0.5 else -1  # the way the bird faces
+    inks = [_jit(_BIRD_INKS[i], rng, 20) for i in rng.permutation(len(_BIRD_INKS))]
+    body_ink, wing_ink, head_ink, tail_ink = inks[0], inks[1], inks[int(rng.integers(0, 3))], inks[int(rng.integers(1, 4))]
+    lw = max(2, int(w * rng.uniform(0.02, 0.045)))
+    cx, cy = x0 + w * (0.5 + rng.uniform(-0.08, 0.08)), y0 + h * rng.uniform(0.42, 0.6)
+    a, b = w * rng.uniform(0.2, 0.34), h * rng.uniform(0.09, 0.17)
+    tilt = math.radians(rng.uniform(-35, 15)) * f  # head up, tail down
+    front = (cx + a * math.cos(tilt) * f, cy + a * math.sin(tilt) * f - b * 0.3)
+    back = (cx - a * math.cos(tilt) * f * 0.9, cy - a * math.sin(tilt) * f * 0.9 + b * 0.2)
+    perch = str(rng.choice(["twig", "branch", "grass", "bamboo", "water", "none"]))
+    foot_y = cy + b + h * rng.uniform(0.02, 0.1)
+    if perch in ("twig", "branch"):
+        d.line((x0 + 0.04 * w, foot_y + rng.uniform(-0.05, 0.05) * h, x1 - 0.04 * w, foot_y + rng.uniform(-0.05, 0.05) * h),
+               fill=(110, 75, 40), width=lw * (2 if perch == "branch" else 1))
+        for _ in range(int(rng.integers(2, 6))):
+            lx = x0 + rng.uniform(0.1, 0.9) * w
+            blossom = perch == "branch" and rng.random() < 0.5
+            _ellipse(d, lx, foot_y + rng.uniform(-0.04, 0.04) * h, w * (0.035 if blossom else 0.05), fill=INK_RED if blossom else INK_GREEN)
+    elif perch == "grass":
+        for _ in range(int(rng.integers(4, 9))):
+            gx = x0 + rng.uniform(0.05, 0.95) * w
+            d.line((gx, y1 - 0.02 * h, gx + rng.uniform(-0.08, 0.08) * w, y1 - rng.uniform(0.08, 0.2) * h), fill=INK_GREEN, width=lw)
+    elif perch == "bamboo":
+        _stick(d, x0 + w * (0.15 if f > 0 else 0.85), (y0 + y1) / 2, 0.1 * w, 0.85 * h, INK_GREEN, rng)
+    elif perch == "water":
+        for k in range(2):
+            yy = y1 - (0.04 + 0.07 * k) * h
+            wave = [(x0 + u * w, yy + 0.02 * h * math.sin(u * 12)) for u in np.linspace(0.05, 0.95, 12)]
+            d.line(wave, fill=INK_BLUE, width=max(1, lw // 2))
+    tail = str(rng.choice(["fan", "streamers", "wedge", "fork", "eyes"]))
+    spread = rng.uniform(0.5, 1.3)
+    n_feathers = int(rng.integers(3, 8))
+    for k in range(n_feathers if tail in ("fan", "streamers", "eyes") else 0):
+        u = (k / max(1, n_feathers - 1) - 0.5) * spread
+        ang = math.pi + tilt * f + u + (0.5 if tail == "streamers" else 0.25)
+        length = w * rng.uniform(0.25, 0.5) * (1.5 if tail == "streamers" else 1)
+        droop = 1 if tail == "streamers" else -1 if u < -0.3 else 0.6
+        tx, ty = back[0] + length * math.cos(ang) * f, back[1] + length * abs(math.sin(ang)) * droop
+        if tail == "streamers":
+            mid = ((back[0] + tx) / 2, (back[1] + ty) / 2 - 0.08 * h)
+            d.line([back, mid, (tx, ty)], fill=tail_ink, width=lw, joint="curve")
+        else:
+            d.line((back[0], back[1], tx, ty), fill=tail_ink, width=lw)
+        if tail == "eyes":
+            _ellipse(d, tx, ty, 0.05 * w, fill=inks[4])
+            _ellipse(d, tx, ty, 0.025 * w, fill=inks[5])
+    if tail in ("wedge", "fork"):
+        length, half = w * rng.uniform(0.2, 0.35), h * rng.uniform(0.05, 0.1)
+        ang = math.pi + tilt * f + rng.uniform(-0.2, 0.5)
+        tx, ty = back[0] + length * math.cos(ang) * f, back[1] + length * abs(math.sin(ang))
+        if tail == "wedge":
+            d.polygon([(back[0], back[1] - half * 0.5), (tx, ty - half), (tx, ty + half), (back[0], back[1] + half * 0.5)], fill=tail_ink)
+        else:
+            for s in (-1, 1):
+                notch = (back[0] - 0.3 * (back[0] - tx), back[1] + s * half * 0.3)
+                d.polygon([(back[0], back[1]), (tx, ty + s * half * 1.5), notch], fill=tail_ink)
+    legs = rng.random() < 0.6
+    if legs:
+        leg_ink = inks[int(rng.integers(0, 3))] if rng.random() < 0.5 else INK_RED
+        for dx in (-0.06, 0.05):
+            lx = cx + dx * w
+            d.line((lx, cy + b * 0.7, lx + 0.02 * w * f, min(foot_y, cy + b + 0.12 * h)), fill=leg_ink, width=max(2, lw // 2))
+    outlined = rng.random() < 0.3
+    if outlined:
+        _blob(d, cx, cy, a, b, tilt * f, fill=_jit((238, 232, 215), rng, 10), outline=body_ink, width=lw)
+    else:
+        _blob(d, cx, cy, a, b, tilt * f, fill=body_ink)
+    if rng.random() < 0.4:
+        for _ in range(int(rng.integers(3, 8))):
+            _ellipse(d, cx + rng.uniform(-0.6, 0.6) * a, cy + rng.uniform(-0.4, 0.4) * b, 0.02 * w, fill=inks[5])
+    if rng.random() < 0.85:
+        _blob(d, cx - 0.1 * a * f, cy - 0.1 * b, a * rng.uniform(0.5, 0.8), b * rng.uniform(0.45, 0.8),
+              tilt * f + rng.uniform(-0.3, 0.3), fill=wing_ink)
+        for k in range(int(rng.integers(0, 4))):
+            yy = cy - 0.1 * b + (k - 1) * b * 0.25
+            d.line((cx - 0.5 * a * f, yy, cx + 0.2 * a * f, yy - 0.1 * b), fill=inks[6], width=max(1, lw // 2))
+    neck = rng.uniform(0.02, 0.1) * h
+    r = w * rng.uniform(0.07, 0.12)
+    hx, hy = front[0] + 0.02 * w * f, front[1] - neck - r * 0.5
+    d.line((front[0], front[1], hx, hy), fill=head_ink if not outlined else body_ink, width=int(r * 1.2))
+    _ellipse(d, hx, hy, r, fill=head_ink)
+    if rng.random() < 0.4:
+        for k in range(int(rng.integers(2, 5))):
+            d.line((hx, hy - r * 0.6, hx + (k - 1.5) * 0.03 * w - 0.03 * w * f, hy - r - rng.uniform(0.03, 0.09) * h),
+                   fill=inks[int(rng.integers(0, 4))], width=max(1, lw // 2))
+    beak, beak_ink = w * rng.uniform(0.06, 0.15), ((205, 150, 40), INK_RED, INK_BLACK)[int(rng.integers(3))]
+    tip = (hx + (r * 0.7 + beak) * f, hy + r * rng.uniform(-0.1, 0.4))
+    d.polygon([(hx + r * 0.7 * f, hy - r * 0.35), tip, (hx + r * 0.7 * f, hy + r * 0.35)], fill=beak_ink)
+    _ellipse(d, hx + r * 0.3 * f, hy - r * 0.2, max(1.5, r * 0.28), fill=(250, 250, 245))
+    _ellipse(d, hx + r * 0.35 * f, hy - r * 0.2, max(1.0, r * 0.14), fill=INK_BLACK)
 
 
 # --- flowers and seasons: small paintings --------------------------------------------------------
