@@ -25,7 +25,8 @@ def close_up_sets(doc: str | None, tiles: int, seed: int, faces: bool = False) -
         ap.add_argument("--faces", nargs="+", metavar="CODE", help="draw only these faces (codes such as 1B 1F WD)")
     args = ap.parse_args()
     if faces and args.faces and (unknown := [c for c in args.faces if c not in CLASSES or c == NOT_A_TILE]):
-        ap.error(f"--faces: {', '.join(unknown)} is not a tile face; give codes such as 1B, 5C, EW, RD, 1F, XX")
+        ap.error(f"--faces: {', '.join(unknown)} {'is not a tile face' if len(unknown) == 1 else 'are not tile faces'}; "
+                 "give codes such as 1B, 5C, EW, RD, 1F, XX")
     if args.tiles < 1 or not 8 <= args.width <= 400:
         ap.error("--tiles must be at least 1 and --width between 8 and 400 pixels")
     if unknown := unknown_styles(family_names(args.families)):

@@ -13,7 +13,7 @@ from enum import Enum
 
 import numpy as np
 
-from recognizer.detections import Detections
+from recognizer.detections import UNSURE_BELOW, Detections
 from recognizer.labels import CLASSES, FACE_DOWN
 from scoring.errors import InvalidHandError
 from scoring.melds import Meld
@@ -162,7 +162,9 @@ def _concealed_likeness(dets: Detections, members: list[int], y: float) -> tuple
 
 
 def one_face_for_a_kong(dets: Detections, b: int, c: int, exclude: tuple[int, ...]) -> int | None:
-    """The face in both tiles' top-3 with the largest joint chance, or None when they share none."""
+    """The face in both tiles' top-3 with the largest joint chance, or None when they share none (flowers and
+    seasons, of which a set has one each, never make a kong)."""
+    exclude = exclude + tuple(CLASSES.index(code) for code in BONUS_CODES)
     chance_b = {int(k): float(p) for k, p in zip(dets.top3[b], dets.top3_p[b]) if k >= 0 and k not in exclude}
     chance_c = {int(k): float(p) for k, p in zip(dets.top3[c], dets.top3_p[c]) if k >= 0 and k not in exclude}
     shared = chance_b.keys() & chance_c.keys()
@@ -175,8 +177,10 @@ def face_down_only_at_kong_ends(dets: Detections) -> Detections:
     A blank white dragon and a tile back look alike to the classifier; where the table says a
     face-down tile cannot be, take the best face among its top-3, and where a kong's other end is
     face down, prefer face-down for this end if it is among the top-3. The two face-up tiles of a
-    concealed kong are one face: read apart, both take the face their top-3s share that is likeliest
-    for the pair (``one_face_for_a_kong``), each keeping its own low chance of it, so the page asks.
+    concealed kong are one face: read apart, one of them unsurely, both take the face their top-3s
+    share that is likeliest for the pair (``one_face_for_a_kong``), each keeping its own chance of it,
+    so the page asks. Kongs are taken left to right, four tiles each, as ``_split_concealed_kongs``
+    takes them: the two tiles between one kong's end and the next kong's start are not a kong.
     """
     xx, nt = CLASSES.index(FACE_DOWN), CLASSES.index("NT")
     codes = dets.codes.copy()
@@ -196,12 +200,17 @@ def face_down_only_at_kong_ends(dets: Detections) -> Detections:
                 faces = [(c, p) for c, p in zip(dets.top3[k], dets.top3_p[k]) if c not in (xx, nt) and c >= 0]
                 if faces:
                     codes[k] = faces[0][0]
-        for s in range(len(run) - 3):
+        s = 0
+        while s < len(run) - 3:
             a, b, c, d = run[s:s + 4]
-            if codes[a] == codes[d] == xx and xx != codes[b] != codes[c] != xx:
+            if not codes[a] == codes[d] == xx:
+                s += 1
+                continue
+            if xx != codes[b] != codes[c] != xx and min(dets.top3_p[b, 0], dets.top3_p[c, 0]) < UNSURE_BELOW:
                 face = one_face_for_a_kong(dets, b, c, exclude=(xx, nt))
                 if face is not None:
                     codes[b] = codes[c] = face
+            s += 4
     top3, top3_p = dets.top3.copy(), dets.top3_p.copy()
     for k in np.where(codes != dets.codes)[0]:
         order = sorted(range(3), key=lambda j: top3[k, j] != codes[k])

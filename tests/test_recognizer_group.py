@@ -83,6 +83,31 @@ def test_a_kongs_face_up_tiles_sharing_no_likely_face_stay_as_read() -> None:
     assert problems, "two different faces between face-down ends are not scored as a kong"
 
 
+def test_a_kongs_face_up_tiles_take_a_playing_face_never_a_flower() -> None:
+    """A bird read as a flower painting: 1F is likelier for the pair (0.5 x 0.35 against 0.3 x 0.4), but a set has one
+    of each flower, so four never make a kong; the pair takes 1B."""
+    d = layout([(0, ["2B 3B 4B 4C 5C 6C 7D 7D"]), (80, ["XX 9D 9D XX", "RD RD RD"])])
+    d = read_as(d, {9: [("1F", 0.5), ("1B", 0.3), ("1S", 0.1)], 10: [("1B", 0.4), ("1F", 0.35), ("8C", 0.1)]})
+    text, _, problems = recognise(d)
+    assert text == "2B3B4B4C5C6C7D7D (1B1B1B1B) [RDRDRD]" and problems == []
+
+
+def test_the_tiles_between_two_concealed_kongs_are_not_a_kong() -> None:
+    """XX 5C 5C XX 2B 3B XX 9D 9D XX: the window XX 2B 3B XX spans one kong's end and the next one's start."""
+    d = layout([(0, ["1B 2B 3B 7D 7D"]), (80, ["XX 5C 5C XX 2B 3B XX 9D 9D XX"])])
+    d = read_as(d, {9: [("2B", 0.55), ("3B", 0.3), ("1B", 0.1)], 10: [("3B", 0.6), ("2B", 0.3), ("4B", 0.05)]})
+    read, _ = group(d)
+    assert [read.code(k) for k in (9, 10)] == ["2B", "3B"]
+
+
+def test_a_kongs_face_up_tiles_both_read_surely_stay_as_read() -> None:
+    """Two sure and different readings are not mended by the rule: the hand reports the problem for the player."""
+    d = layout([(0, ["2B 3B 4B 4C 5C 6C 7D 7D"]), (80, ["XX 9D 9D XX", "RD RD RD"])])
+    d = read_as(d, {9: [("5C", 0.9), ("1B", 0.05), ("1D", 0.02)], 10: [("1B", 0.85), ("5C", 0.1), ("1D", 0.02)]})
+    read, _ = group(d)
+    assert [read.code(k) for k in (9, 10)] == ["5C", "1B"]
+
+
 def test_winning_tile_set_apart_and_bonus_tiles() -> None:
     d = layout([(0, ["1B 2B 3B 4C 5C 6C 7D 8D 9D EW", "EW"]), (80, ["2D 2D 2D", "1F 3S"])])
     text, winning, problems = recognise(d)
