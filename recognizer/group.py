@@ -161,12 +161,14 @@ def _concealed_likeness(dets: Detections, members: list[int], y: float) -> tuple
     return (n % 3 == 2 and n > 1, n >= 2 and partition(dets, members) is None, n, y)
 
 
-def one_face_for_a_kong(dets: Detections, b: int, c: int, exclude: tuple[int, ...]) -> int | None:
-    """The face in both tiles' top-3 with the largest joint chance, or None when they share none (flowers and
-    seasons, of which a set has one each, never make a kong)."""
-    exclude = exclude + tuple(CLASSES.index(code) for code in BONUS_CODES)
-    chance_b = {int(k): float(p) for k, p in zip(dets.top3[b], dets.top3_p[b]) if k >= 0 and k not in exclude}
-    chance_c = {int(k): float(p) for k, p in zip(dets.top3[c], dets.top3_p[c]) if k >= 0 and k not in exclude}
+#: Readings a kong's face-up tile cannot take: a back, not a tile, or a flower or season (a set has one of each).
+NOT_A_KONG_FACE = frozenset(CLASSES.index(code) for code in (FACE_DOWN, "NT", *BONUS_CODES))
+
+
+def one_face_for_a_kong(dets: Detections, b: int, c: int) -> int | None:
+    """The playing face in both tiles' top-3 with the largest joint chance, or None when they share none."""
+    chance_b = {int(k): float(p) for k, p in zip(dets.top3[b], dets.top3_p[b]) if k >= 0 and k not in NOT_A_KONG_FACE}
+    chance_c = {int(k): float(p) for k, p in zip(dets.top3[c], dets.top3_p[c]) if k >= 0 and k not in NOT_A_KONG_FACE}
     shared = chance_b.keys() & chance_c.keys()
     return max(shared, key=lambda k: chance_b[k] * chance_c[k]) if shared else None
 
@@ -207,7 +209,7 @@ def face_down_only_at_kong_ends(dets: Detections) -> Detections:
                 s += 1
                 continue
             if xx != codes[b] != codes[c] != xx and min(dets.top3_p[b, 0], dets.top3_p[c, 0]) < UNSURE_BELOW:
-                face = one_face_for_a_kong(dets, b, c, exclude=(xx, nt))
+                face = one_face_for_a_kong(dets, b, c)
                 if face is not None:
                     codes[b] = codes[c] = face
             s += 4
