@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -11,9 +12,9 @@ from recognizer.labels import CLASSES, NOT_A_TILE
 
 
 def close_up_sets(doc: str | None, tiles: int, seed: int, faces: bool = False) -> tuple[argparse.Namespace, Any, np.random.Generator]:
-    """Parsed ``--tiles --width --families --seed`` (and ``--faces`` if asked), a ``RealCropSource`` over those
-    families, and the random source."""
-    from pungchow_data.realsets import family_names
+    """Parsed ``--tiles --width --families --seed --marked-otherwise`` (and ``--faces`` if asked), a ``RealCropSource``
+    over those families, and the random source."""
+    from pungchow_data.realsets import FAMILIES, family_names
     from recognizer.train.realcrops import RealCropSource, unknown_styles
 
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -21,6 +22,9 @@ def close_up_sets(doc: str | None, tiles: int, seed: int, faces: bool = False) -
     ap.add_argument("--width", type=float, default=80.0, help="tile width in the photo, pixels")
     ap.add_argument("--families", nargs="+", default=["heldout"])
     ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--marked-otherwise", action="store_true",
+                    help="every set marks its flowers and seasons in one of the ways other than a number and a name in the "
+                         "top corners (realsets.OTHER_MARKS), its other choices as drawn without this")
     if faces:
         ap.add_argument("--faces", nargs="+", metavar="CODE", help="draw only these faces (codes such as 1B 1F WD)")
     args = ap.parse_args()
@@ -31,6 +35,9 @@ def close_up_sets(doc: str | None, tiles: int, seed: int, faces: bool = False) -
         ap.error("--tiles must be at least 1 and --width between 8 and 400 pixels")
     if unknown := unknown_styles(family_names(args.families)):
         ap.error(f"--families: no family named {', '.join(unknown)} (give family names, 'train', 'heldout' or 'all')")
+    if args.marked_otherwise:  # this bench's process only: the families' sets drawn as they are, marked otherwise
+        for name in family_names(args.families):
+            FAMILIES[name] = replace(FAMILIES[name], marked_otherwise=1.0)
     rng = np.random.default_rng(args.seed)
     try:
         sets = RealCropSource(family_names(args.families), rng)

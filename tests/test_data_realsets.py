@@ -9,8 +9,10 @@ import pytest
 
 from pungchow_data.faces import FAMILY_STYLES, STYLES, family_variant, missing_fonts, render_faces, resolve_styles, style_available
 from pungchow_data.realsets import (
+    CORNERS,
     FAMILIES,
     HOLDOUT_FAMILIES,
+    OTHER_MARKS,
     design,
     family_fonts,
     family_names,
@@ -114,6 +116,41 @@ def test_each_set_that_draws_its_own_bird_draws_another() -> None:
         for other in drawn[:i] + fixed:
             differs = np.abs(one - other).sum(axis=2) > 60
             assert differs.mean() > 0.04, "two birds drawn alike"
+
+
+def test_a_set_marking_its_flowers_otherwise_makes_every_other_choice_the_same() -> None:
+    """The way flowers and seasons are marked comes from a stream of its own, as the drawn bird does."""
+    family = FAMILIES["real-song"]
+    without = replace(family, marked_otherwise=0.0)
+    marks = [design(family, v).bonus_marks for v in range(400)]
+    for v in range(400):
+        marked, plain = design(family, v), design(without, v)
+        if marked.bonus_marks == "number-only":  # no name: flowers red, seasons blue or green, whatever the set's ink
+            assert marked.bonus_ink is None
+            marked = replace(marked, bonus_ink=plain.bonus_ink)
+        assert replace(marked, bonus_marks=CORNERS) == plain
+    assert 0.4 * 400 < sum(m != CORNERS for m in marks) < 0.6 * 400  # MARKED_OTHERWISE 0.5
+    assert set(marks) == {CORNERS, *OTHER_MARKS}
+
+
+def test_held_out_families_mark_flowers_and_seasons_in_the_corners_only() -> None:
+    """Their scenes stay as they were rendered: the new ways are measured by ``bench_closeup.py --marked-otherwise``."""
+    for name in HOLDOUT_FAMILIES:
+        assert {design(FAMILIES[name], v).bonus_marks for v in range(100)} == {CORNERS}
+
+
+@needs_fonts
+def test_each_way_of_marking_a_flower_draws_the_same_painting_with_different_marks() -> None:
+    """One set, one flower, five markings: the painting in the middle stays and the marks differ."""
+    from pungchow_data.realsets import draw_set_face
+
+    s = design(FAMILIES["real-kai"], 7)
+    faces = {m: np.asarray(draw_set_face(replace(s, bonus_marks=m), 7, "2F", 96, 128), np.float32) for m in (CORNERS, *OTHER_MARKS)}
+    for m, face in faces.items():
+        assert np.abs(face[50:110, 20:76] - faces[CORNERS][50:110, 20:76]).mean() < 1.0, f"{m}: the painting moved"
+        for other, seen in faces.items():
+            if other < m:
+                assert np.abs(face - seen).mean() > 0.3, f"{m} and {other} draw the same marks"
 
 
 @needs_fonts

@@ -154,6 +154,24 @@ def test_trainer_refuses_bad_arguments_in_one_line(cache: Path, tmp_path: Path, 
     assert not (tmp_path / "out").exists()  # refused before anything was written
 
 
+def test_bonus_reader_bird_share_draws_that_share_of_other_crops_as_a_1_of_bamboo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bird is the other face that is a painting: ``--bird-share 1`` makes every drawn "other" tile a 1 of bamboo,
+    0 draws it as often as any other face."""
+    from recognizer.train import bonus, realcrops
+
+    monkeypatch.setattr(realcrops, "SET_POOL", 1)
+    drawn: list[str] = []
+    monkeypatch.setattr(bonus, "tile_crop", lambda rng, style, faces, code, size: drawn.append(code) or np.zeros((*size, 3), np.uint8))
+    for share in (1.0, 0.0):
+        drawn.clear()
+        source = bonus.BonusCropSource(["real-kai"], np.random.default_rng(3), bird_share=share)
+        for _ in range(120):
+            source.drawn()
+        others = [code for code in drawn if code not in bonus.BONUS_CODES]
+        assert len(others) > 30
+        assert (set(others) == {"1B"}) if share else (len(set(others)) > 10)
+
+
 def test_bonus_trainer_refuses_an_unknown_family(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -152,7 +152,7 @@ def _stats(args: argparse.Namespace) -> int:
 
 def _styles(args: argparse.Namespace) -> int:
     from pungchow_data.faces import HOLDOUT_STYLES, STYLES, face_sheet, family_variant, resolve_styles
-    from pungchow_data.realsets import FAMILIES, HOLDOUT_FAMILIES
+    from pungchow_data.realsets import FAMILIES, HOLDOUT_FAMILIES, OTHER_MARKS
 
     if args.sheet:
         name, out = args.sheet
@@ -173,5 +173,7 @@ def _styles(args: argparse.Namespace) -> int:
         print(f"{name:12s} {'held-out' if name in HOLDOUT_FAMILIES else 'train   '} real-set family: fonts {', '.join(f.fonts)}; "
               f"birds {', '.join(f.birds)}" + (f" or their own ({f.drawn_birds:.0%} of sets)" if f.drawn_birds else "")
               + f"; dots {', '.join(f.dot_centres)}; white dragon {', '.join(f.white_dragon)}; "
-              f"corner index {f.corner_index:.0%} of sets (--families)")
+              f"corner index {f.corner_index:.0%} of sets; flowers and seasons marked in the corners"
+              + (f" or otherwise ({f.marked_otherwise:.0%} of sets: {', '.join(OTHER_MARKS)})" if f.marked_otherwise else "")
+              + " (--families)")
     return 0

@@ -77,6 +77,7 @@ class Family:
     wind_inks: tuple[RGB, ...] = (INK_BLUE, INK_BLACK)
     birds: tuple[str, ...] = ("peacock", "sparrow", "stick")
     drawn_birds: float = 0.0  # share of sets whose bird is their own drawing (``_drawn_bird``), not one of ``birds``
+    marked_otherwise: float = 0.0  # share of sets marking flowers and seasons in one of ``OTHER_MARKS``, not ``CORNERS``
     dot_centres: tuple[str, ...] = ("flower", "concentric")
     paintings: tuple[str, ...] = ("plum", "orchid", "chrysanthemum", "bamboo", "figure", "scene")
     white_dragon: tuple[str, ...] = ("frame", "double", "blank")
@@ -89,23 +90,37 @@ class Family:
 #: peacocks, phoenixes, ducks, owls...), and a classifier shown three drawings reads a fourth as something else.
 DRAWN_BIRDS = 0.6
 
+#: How a set marks which flower or season a tile is. Most print an Arabic number in one top corner and the name
+#: (梅蘭菊竹 / 春夏秋冬) in the other; others print a Chinese numeral instead, ring the number, put the name in a bottom
+#: corner, or print the number alone (then flowers in red, seasons in blue or green). A reader that has seen one way
+#: leans on where the number sits, not what it says.
+CORNERS = "corners"
+OTHER_MARKS: tuple[str, ...] = ("chinese-numeral", "ringed", "name-below", "number-only")
+#: Share of a training family's sets that mark their flowers and seasons in one of ``OTHER_MARKS``.
+MARKED_OTHERWISE = 0.5
+
 FAMILIES: dict[str, Family] = {
     f.name: f
     for f in (
-        Family("real-kai", fonts=("ukai", "bkai", "cns-kai"), birds=("peacock", "sparrow", "stick"), drawn_birds=DRAWN_BIRDS),
+        Family("real-kai", fonts=("ukai", "bkai", "cns-kai"), birds=("peacock", "sparrow", "stick"), drawn_birds=DRAWN_BIRDS,
+               marked_otherwise=MARKED_OTHERWISE),
         Family("real-ming", fonts=("uming", "bsmi", "noto-serif", "noto-serif-regular"), birds=("sparrow", "peacock"),
-               dot_centres=("concentric", "flower"), white_dragon=("frame", "double", "letter"), drawn_birds=DRAWN_BIRDS),
+               dot_centres=("concentric", "flower"), white_dragon=("frame", "double", "letter"), drawn_birds=DRAWN_BIRDS,
+               marked_otherwise=MARKED_OTHERWISE),
         Family("real-hei", fonts=("zenhei", "microhei", "noto-sans"), wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN),
-               birds=("peacock", "stick"), white_dragon=("frame", "blank", "letter"), drawn_birds=DRAWN_BIRDS),
+               birds=("peacock", "stick"), white_dragon=("frame", "blank", "letter"), drawn_birds=DRAWN_BIRDS,
+               marked_otherwise=MARKED_OTHERWISE),
         Family("real-western", fonts=("ukai", "uming", "noto-serif"), corner_index=1.0, birds=("sparrow", "peacock", "stick"),
-               white_dragon=("frame", "double", "letter"), drawn_birds=DRAWN_BIRDS),
+               white_dragon=("frame", "double", "letter"), drawn_birds=DRAWN_BIRDS, marked_otherwise=MARKED_OTHERWISE),
         Family("real-song", fonts=("cns-sung", "hanazono", "bizud-mincho", "ipaex-mincho", "noto-serif-black", "noto-serif-light"),
                birds=("sparrow", "stick", "peacock"), white_dragon=("frame", "double", "letter", "blank"), corner_index=0.2,
-               drawn_birds=DRAWN_BIRDS),
+               drawn_birds=DRAWN_BIRDS, marked_otherwise=MARKED_OTHERWISE),
         Family("real-hand", fonts=("klee", "seto", "noto-sans-black"), numeral_inks=(INK_BLUE, INK_BLACK, INK_GREEN),
-               wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN), birds=("peacock", "sparrow"), corner_index=0.1, drawn_birds=DRAWN_BIRDS),
+               wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN), birds=("peacock", "sparrow"), corner_index=0.1, drawn_birds=DRAWN_BIRDS,
+               marked_otherwise=MARKED_OTHERWISE),
         Family("real-mainland", fonts=("gkai", "gbsn", "zenhei", "noto-sans-black"), simplified=1.0,
-               birds=("peacock", "stick", "sparrow"), white_dragon=("frame", "blank", "double"), drawn_birds=DRAWN_BIRDS),
+               birds=("peacock", "stick", "sparrow"), white_dragon=("frame", "blank", "double"), drawn_birds=DRAWN_BIRDS,
+               marked_otherwise=MARKED_OTHERWISE),
         # held out by default: fonts and drawings no training family uses
         Family("real-wenkai", fonts=("wenkai", "wenkai-bold"), wind_inks=(INK_BLUE, INK_BLACK, INK_GREEN),
                birds=("crane", "sparrow"), dot_centres=("sun", "flower"), corner_index=0.3),
@@ -207,6 +222,7 @@ class SetDesign:
     bonus_ink: RGB | None  # one ink for every flower and season number, or None: flowers red, seasons blue or green
     bonus_size: float  # height of a flower's or season's number and name, as a share of the face width
     simplified: bool
+    bonus_marks: str = CORNERS  # how flowers and seasons say which they are: ``CORNERS`` or one of ``OTHER_MARKS``
 
 
 def design(family: Family, variant: int) -> SetDesign:
@@ -226,6 +242,11 @@ def design(family: Family, variant: int) -> SetDesign:
     # drawn from a stream of its own, so a set's other choices are the same whatever the family's share of drawn birds
     if np.random.default_rng([variant, 5531]).random() < family.drawn_birds:
         made = replace(made, bird="drawn")
+    marks = np.random.default_rng([variant, 5532])  # the same for the way flowers and seasons are marked
+    if marks.random() < family.marked_otherwise:
+        made = replace(made, bonus_marks=str(marks.choice(OTHER_MARKS)))
+        if made.bonus_marks == "number-only":  # with no name, the ink tells a flower from a season
+            made = replace(made, bonus_ink=None)
     return made
 
 
@@ -622,9 +643,35 @@ def _ink_layer(face: Image.Image, ink: Image.Image, s: SetDesign, rng: np.random
     return Image.fromarray(np.clip(out, 0, 255).astype(np.uint8))
 
 
+def _bonus_marks(ink: Image.Image, s: SetDesign, code: str, W: int, H: int, rng: np.random.Generator) -> None:
+    """A flower's or season's number and name, as the set marks them (``SetDesign.bonus_marks``).
+
+    The random draws are the same whatever the marks, so a set marked in corners draws as it always did."""
+    num_ink = s.bonus_ink or (INK_RED if code[1] == "F" else INK_BLUE if rng.random() < 0.6 else INK_GREEN)
+    nx, cx = (0.82, 0.18) if s.bonus_number_right else (0.18, 0.82)
+    top = 0.1 * H * s.bonus_size / 0.2
+    size = int(s.bonus_size * W)
+    serif = rng.random() < 0.5
+    name_ink = num_ink if rng.random() < 0.5 else INK_BLACK
+    if s.bonus_marks == "chinese-numeral":
+        _text(ink, (nx * W, top), NUMERALS[int(code[0]) - 1], _cjk(s.font, size), num_ink)
+    else:
+        _text(ink, (nx * W, top), code[0], _latin(size, serif=serif), num_ink)
+    if s.bonus_marks == "ringed":
+        r, lw = 0.62 * size, max(1, round(0.08 * size * s.stroke))
+        ImageDraw.Draw(ink).ellipse((nx * W - r, top - r, nx * W + r, top + r), outline=num_ink + (255,), width=lw)
+    if s.bonus_marks != "number-only":
+        name_y = H - top if s.bonus_marks == "name-below" else top
+        _text(ink, (cx * W, name_y), printed(s, BONUS_NAMES[code]), _cjk(s.font, int(0.9 * s.bonus_size * W)), name_ink)
+
+
 def draw_face(family: Family, variant: int, code: str, width: int, height: int) -> Image.Image:
     """One face of set ``variant`` of ``family`` as an RGB image (``width`` x ``height``, supersampled by the caller)."""
-    s = design(family, variant)
+    return draw_set_face(design(family, variant), variant, code, width, height)
+
+
+def draw_set_face(s: SetDesign, variant: int, code: str, width: int, height: int) -> Image.Image:
+    """One face of a set as designed; ``variant`` seeds what varies from tile to tile within the set."""
     rng = np.random.default_rng([variant, sum(ord(c) * 31 ** i for i, c in enumerate(code)), 4242])
     W, H = width, height
     face = Image.new("RGB", (W, H), s.face)
@@ -680,12 +727,7 @@ def draw_face(family: Family, variant: int, code: str, width: int, height: int) 
     elif code in BONUS_NAMES:
         kind = _PAINTING_FOR[code] if code[1] == "F" and rng.random() < 0.7 else str(rng.choice(list(_PAINTING_FOR.values()) + ["figure", "scene"] * 2))
         _painting(d, kind, (0.12 * W, 0.22 * H, 0.88 * W, 0.95 * H), rng, s.stroke)
-        num_ink = s.bonus_ink or (INK_RED if code[1] == "F" else INK_BLUE if rng.random() < 0.6 else INK_GREEN)
-        nx, cx = (0.82, 0.18) if s.bonus_number_right else (0.18, 0.82)
-        top = 0.1 * H * s.bonus_size / 0.2
-        _text(ink, (nx * W, top), code[0], _latin(int(s.bonus_size * W), serif=rng.random() < 0.5), num_ink)
-        _text(ink, (cx * W, top), printed(s, BONUS_NAMES[code]), _cjk(s.font, int(0.9 * s.bonus_size * W)),
-              num_ink if rng.random() < 0.5 else INK_BLACK)
+        _bonus_marks(ink, s, code, W, H, rng)
     if s.corner_index and code not in BONUS_NAMES and not (code == "WD" and s.white_dragon == "blank"):
         label = CORNER.get(code) or code[0]
         colour = INK_RED if code[1:] in ("C", "D") or code == "RD" else INK_GREEN if code == "GD" else INK_BLUE

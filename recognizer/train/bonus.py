@@ -4,10 +4,11 @@
     python -m recognizer.train.bonus --steps 6000 --threads 2 --out artifacts/bonus1 --resume artifacts/bonus1/bonus-ckpt.pt
     python -m recognizer.train.export bonus artifacts/bonus1/bonus.pt --out models
 
-A flower and a season differ only in a corner number 1-4 and a small name (梅蘭菊竹 / 春夏秋冬); in the
-classifier's 64x48 crop those are a few pixels, so it reads them about half the time. The reader sees the
-same framing at 128x96, drawn on the fly from the training families and classic styles (the held-out
-families and styles stay out), half flowers and seasons, the rest any other tile or no tile ("other").
+A flower and a season differ only in a number 1-4 and a small name (梅蘭菊竹 / 春夏秋冬), each set marking them
+its own way (``pungchow_data.realsets.OTHER_MARKS``); in the classifier's 64x48 crop those are a few pixels, so it
+reads them about half the time. The reader sees the same framing at 128x96, drawn on the fly from the training
+families and classic styles (the held-out families and styles stay out), half flowers and seasons, the rest any
+other tile or no tile ("other").
 Each crop is shrunk to a tile 18-80 px wide and blown up again most of the time: a photo's tile is
 rarely as sharp as a drawn one, and the reader must not invent a number it cannot see.
 """
@@ -51,6 +52,9 @@ SCENE_SHARE = 0.5
 SCENE_OTHER_KEEP = 0.3
 #: Chance of a crop turned a quarter and squeezed, as a sideways tile in a box too square for ``crop_tile`` to turn.
 QUARTER_TURN = 0.15
+#: The tile whose face is a painting too: a bird on the 1 of bamboo, which a reader that has seen few birds takes for a
+#: flower or season. ``--bird-share S`` draws it for a share S of the drawn "other" crops (0: as often as any other face).
+BIRD = "1B"
 
 
 def prepare_scenes(datasets: list[str], out: str, seed: int = 0) -> Path:
@@ -83,9 +87,11 @@ def prepare_scenes(datasets: list[str], out: str, seed: int = 0) -> Path:
 class BonusCropSource:
     """(128x96 reader crop, BONUS_LABELS index) pairs drawn from a pool of sets."""
 
-    def __init__(self, styles: list[str], rng: np.random.Generator, scenes: str | None = None) -> None:
+    def __init__(self, styles: list[str], rng: np.random.Generator, scenes: str | None = None,
+                 bird_share: float = 0.0) -> None:
         self.sets = RealCropSource(styles, rng)
         self.rng = rng
+        self.bird_share = bird_share
         self.scene_crops = self.scene_labels = None
         if scenes:
             with np.load(scenes) as z:
@@ -106,6 +112,8 @@ class BonusCropSource:
         if r < NOT_A_TILE_SHARE + BONUS_SHARE:
             code = BONUS_CODES[int(rng.integers(len(BONUS_CODES)))]
             return tile_crop(rng, style, faces, code, DRAWN_SIZE), BONUS_LABELS.index(code)
+        if self.bird_share and rng.random() < self.bird_share:
+            return tile_crop(rng, style, faces, BIRD, DRAWN_SIZE), OTHER
         code = OTHER_CODES[int(rng.integers(len(OTHER_CODES)))]
         return tile_crop(rng, style, faces, code, DRAWN_SIZE), OTHER
 
@@ -143,13 +151,13 @@ def reader_crop(drawn: np.ndarray, rng: np.random.Generator, train: bool) -> np.
 
 def train_bonus(styles: list[str], steps: int, out: str, batch: int = 64, seed: int = 0, lr: float = 3e-3,
                 resume: str | None = None, checkpoint_every: float = 180.0, stop_at: int | None = None,
-                scenes: str | None = None, init: str | None = None) -> None:
+                scenes: str | None = None, init: str | None = None, bird_share: float = 0.0) -> None:
     """Train the reader (from scratch, or from ``init`` weights) on drawn crops and, with ``scenes``, crops cut from
     scenes; checkpoints as the classifier's (``OUT/bonus-ckpt.pt``, SIGTERM saves)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    source = BonusCropSource(styles, rng, scenes)
-    val_source = BonusCropSource(styles, np.random.default_rng([seed, 7]))
+    source = BonusCropSource(styles, rng, scenes, bird_share)
+    val_source = BonusCropSource(styles, np.random.default_rng([seed, 7]), bird_share=bird_share)
     val_x, val_y = val_source.batch(512, train=False)
     model, opt, sched = start(BonusReader(), init, lr, steps, warm_up=0.1)
     ckpt = Checkpoint(out, "bonus", model, opt, sched, steps, {"rng": rng})
@@ -190,6 +198,8 @@ def main() -> None:
     ap.add_argument("--scenes", help="scene crops made by --prepare, drawn for half of each batch")
     ap.add_argument("--prepare", nargs="+", metavar="DATASET", help="cut the datasets' train-split tiles into --scenes and stop")
     ap.add_argument("--init", help="reader weights (OUT/bonus.pt) to start from")
+    ap.add_argument("--bird-share", type=float, default=0.0,
+                    help="share of the drawn 'other' crops that are a 1 of bamboo's bird (0-1; default 0: as any other face)")
     ap.add_argument("--resume", help="checkpoint (OUT/bonus-ckpt.pt) to continue from, same --steps")
     ap.add_argument("--stop-at", type=int, help="end the run (checkpoint kept) after this step")
     ap.add_argument("--checkpoint-every", type=float, default=180.0, help="seconds between checkpoints")
@@ -197,6 +207,8 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     if args.steps < 1:
         ap.error(f"--steps must be at least 1, not {args.steps}")
+    if not 0.0 <= args.bird_share <= 1.0:
+        ap.error(f"--bird-share is a share of the drawn 'other' crops, from 0 to 1, not {args.bird_share}")
     if unknown := unknown_styles(family_names(args.families) + list(args.classic)):
         ap.error(f"no family or classic style named {', '.join(unknown)} (--families, --classic)")
     for d in args.prepare or []:
@@ -217,7 +229,7 @@ def main() -> None:
         return
     train_bonus(family_names(args.families) + list(args.classic), args.steps, args.out, lr=args.lr, resume=args.resume,
                 checkpoint_every=args.checkpoint_every, stop_at=args.stop_at, scenes=args.scenes, init=args.init,
-                seed=args.seed)
+                seed=args.seed, bird_share=args.bird_share)
 
 
 if __name__ == "__main__":
