@@ -7,7 +7,8 @@ Each tile is drawn by the real-set renderer as a camera sees it (side band, slig
 either way up) on a crop where it is ``--width`` pixels wide, then read as the pipeline reads a detected box.
 This is the close-up half of reading flowers and seasons; ``bench_crops.py`` on a scene dataset is the far half.
 ``by_marks`` splits the reading by how each set marks its flowers and seasons: the held-out families' sets all use
-the corners; ``--marked-otherwise`` draws them with one of the other ways the training families' sets use.
+the corners; ``--marked-otherwise`` draws the families' sets with one of the other ways the training families' sets
+use (a classic style keeps its own).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def main() -> None:
     truth, first, second, marks = [], [], [], []
     for _ in range(args.tiles):
         style, faces = sets.next_set()
-        marks.append(design(FAMILIES[style.family], style.variant).bonus_marks)
+        marks.append(design(FAMILIES[style.family], style.variant).bonus_marks if style.family else "classic style")
         code = BONUS_CODES[int(rng.integers(len(BONUS_CODES)))]
         rgb, box = close_up(rng, style, faces, code, args.width)
         p, _ = run_classifier(crops_of(rgb, box))

@@ -37,7 +37,8 @@ def close_up_sets(doc: str | None, tiles: int, seed: int, faces: bool = False) -
         ap.error(f"--families: no family named {', '.join(unknown)} (give family names, 'train', 'heldout' or 'all')")
     if args.marked_otherwise:  # this bench's process only: the families' sets drawn as they are, marked otherwise
         for name in family_names(args.families):
-            FAMILIES[name] = replace(FAMILIES[name], marked_otherwise=1.0)
+            if name in FAMILIES:  # a classic style has one way of marking
+                FAMILIES[name] = replace(FAMILIES[name], marked_otherwise=1.0)
     rng = np.random.default_rng(args.seed)
     try:
         sets = RealCropSource(family_names(args.families), rng)

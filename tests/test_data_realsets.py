@@ -134,7 +134,7 @@ def test_a_set_marking_its_flowers_otherwise_makes_every_other_choice_the_same()
 
 
 def test_held_out_families_mark_flowers_and_seasons_in_the_corners_only() -> None:
-    """Their scenes stay as they were rendered: the new ways are measured by ``bench_closeup.py --marked-otherwise``."""
+    """Their scenes stay as they were rendered: the other ways are measured by ``bench_bonus.py --marked-otherwise``."""
     for name in HOLDOUT_FAMILIES:
         assert {design(FAMILIES[name], v).bonus_marks for v in range(100)} == {CORNERS}
 
@@ -145,7 +145,8 @@ def test_each_way_of_marking_a_flower_draws_the_same_painting_with_different_mar
     from pungchow_data.realsets import draw_set_face
 
     s = design(FAMILIES["real-kai"], 7)
-    faces = {m: np.asarray(draw_set_face(replace(s, bonus_marks=m), 7, "2F", 96, 128), np.float32) for m in (CORNERS, *OTHER_MARKS)}
+    marked = {m: replace(s, bonus_marks=m, bonus_ink=None if m == "number-only" else s.bonus_ink) for m in (CORNERS, *OTHER_MARKS)}
+    faces = {m: np.asarray(draw_set_face(d, 7, "2F", 96, 128), np.float32) for m, d in marked.items()}  # inks as design() gives
     for m, face in faces.items():
         assert np.abs(face[50:110, 20:76] - faces[CORNERS][50:110, 20:76]).mean() < 1.0, f"{m}: the painting moved"
         for other, seen in faces.items():

@@ -53,7 +53,8 @@ SCENE_OTHER_KEEP = 0.3
 #: Chance of a crop turned a quarter and squeezed, as a sideways tile in a box too square for ``crop_tile`` to turn.
 QUARTER_TURN = 0.15
 #: The tile whose face is a painting too: a bird on the 1 of bamboo, which a reader that has seen few birds takes for a
-#: flower or season. ``--bird-share S`` draws it for a share S of the drawn "other" crops (0: as often as any other face).
+#: flower or season. ``--bird-share S`` draws it for a share S of the drawn "other" tiles (not the crops of no tile;
+#: 0: as often as any other face).
 BIRD = "1B"
 
 
@@ -199,7 +200,7 @@ def main() -> None:
     ap.add_argument("--prepare", nargs="+", metavar="DATASET", help="cut the datasets' train-split tiles into --scenes and stop")
     ap.add_argument("--init", help="reader weights (OUT/bonus.pt) to start from")
     ap.add_argument("--bird-share", type=float, default=0.0,
-                    help="share of the drawn 'other' crops that are a 1 of bamboo's bird (0-1; default 0: as any other face)")
+                    help="share of the drawn 'other' tiles that are a 1 of bamboo's bird (0-1; default 0: as any other face)")
     ap.add_argument("--resume", help="checkpoint (OUT/bonus-ckpt.pt) to continue from, same --steps")
     ap.add_argument("--stop-at", type=int, help="end the run (checkpoint kept) after this step")
     ap.add_argument("--checkpoint-every", type=float, default=180.0, help="seconds between checkpoints")
@@ -208,7 +209,7 @@ def main() -> None:
     if args.steps < 1:
         ap.error(f"--steps must be at least 1, not {args.steps}")
     if not 0.0 <= args.bird_share <= 1.0:
-        ap.error(f"--bird-share is a share of the drawn 'other' crops, from 0 to 1, not {args.bird_share}")
+        ap.error(f"--bird-share is a share of the drawn 'other' tiles, from 0 to 1, not {args.bird_share}")
     if unknown := unknown_styles(family_names(args.families) + list(args.classic)):
         ap.error(f"no family or classic style named {', '.join(unknown)} (--families, --classic)")
     for d in args.prepare or []:
