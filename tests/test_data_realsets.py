@@ -155,6 +155,23 @@ def test_each_way_of_marking_a_flower_draws_the_same_painting_with_different_mar
 
 
 @needs_fonts
+def test_each_way_of_marking_draws_the_same_random_numbers() -> None:
+    """So the tiles drawn after a flower or season, and a set marked in the corners, come out as they did before."""
+    from PIL import Image
+
+    from pungchow_data.realsets import _bonus_marks
+
+    s = design(FAMILIES["real-kai"], 7)
+    for ink in (None, s.bonus_ink or (28, 26, 30)):
+        states = set()
+        for m in (CORNERS, "chinese-numeral", "ringed", "name-below"):  # number-only has no ink of its own (design())
+            rng = np.random.default_rng(11)
+            _bonus_marks(Image.new("RGBA", (96, 128)), replace(s, bonus_marks=m, bonus_ink=ink), "3S", 96, 128, rng)
+            states.add(str(rng.bit_generator.state))
+        assert len(states) == 1
+
+
+@needs_fonts
 def test_sets_of_one_family_differ() -> None:
     rng = np.random.default_rng(0)
     a, b = (render_faces(family_variant(FAMILY_STYLES["real-kai"], rng))["1B"] for _ in range(2))
