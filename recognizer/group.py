@@ -167,8 +167,10 @@ NOT_A_KONG_FACE = frozenset(CLASSES.index(code) for code in (FACE_DOWN, "NT", *B
 
 def one_face_for_a_kong(dets: Detections, b: int, c: int) -> int | None:
     """The playing face in both tiles' top-3 with the largest joint chance, or None when they share none."""
-    chance_b = {int(k): float(p) for k, p in zip(dets.top3[b], dets.top3_p[b]) if k >= 0 and k not in NOT_A_KONG_FACE}
-    chance_c = {int(k): float(p) for k, p in zip(dets.top3[c], dets.top3_p[c]) if k >= 0 and k not in NOT_A_KONG_FACE}
+    def playing_faces(i: int) -> dict[int, float]:
+        return {int(k): float(p) for k, p in zip(dets.top3[i], dets.top3_p[i]) if k >= 0 and k not in NOT_A_KONG_FACE}
+
+    chance_b, chance_c = playing_faces(b), playing_faces(c)
     shared = chance_b.keys() & chance_c.keys()
     return max(shared, key=lambda k: chance_b[k] * chance_c[k]) if shared else None
 

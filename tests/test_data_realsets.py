@@ -142,11 +142,10 @@ def test_held_out_families_mark_flowers_and_seasons_in_the_corners_only() -> Non
 @needs_fonts
 def test_each_way_of_marking_a_flower_draws_the_same_painting_with_different_marks() -> None:
     """One set, one flower, five markings: the painting in the middle stays and the marks differ."""
-    from pungchow_data.realsets import draw_set_face
+    from pungchow_data.realsets import draw_set_face, marked
 
     s = design(FAMILIES["real-kai"], 7)
-    marked = {m: replace(s, bonus_marks=m, bonus_ink=None if m == "number-only" else s.bonus_ink) for m in (CORNERS, *OTHER_MARKS)}
-    faces = {m: np.asarray(draw_set_face(d, 7, "2F", 96, 128), np.float32) for m, d in marked.items()}  # inks as design() gives
+    faces = {m: np.asarray(draw_set_face(marked(s, m), 7, "2F", 96, 128), np.float32) for m in (CORNERS, *OTHER_MARKS)}
     for m, face in faces.items():
         assert np.abs(face[50:110, 20:76] - faces[CORNERS][50:110, 20:76]).mean() < 1.0, f"{m}: the painting moved"
         for other, seen in faces.items():
