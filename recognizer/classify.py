@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -10,7 +11,19 @@ import numpy as np
 from recognizer.assignment import assign
 from recognizer.detections import Detections
 from recognizer.errors import BadPhotoError
-from recognizer.geometry import BONUS_H, BONUS_W, CROP_H, CROP_W, crop_tile, scaled, to_input
+from recognizer.geometry import (
+    BONUS_H,
+    BONUS_W,
+    CROP_H,
+    CROP_W,
+    TILT_READ,
+    crop_tile,
+    crop_turned,
+    scaled,
+    tilt_of,
+    to_input,
+    upright_boxes,
+)
 from recognizer.labels import BONUS_LABELS, CLASSES, FACE_DOWN, NOT_A_TILE, OTHER_THAN_BONUS
 from recognizer.models import Model, load_model
 
@@ -67,7 +80,7 @@ def read_both_ways_up(model: Model, crops: np.ndarray) -> tuple[np.ndarray, list
 
 def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, model: Model | None = None,
                              gate: float = BONUS_READ_MASS, weight: float = BONUS_READER_WEIGHT,
-                             which_only: bool = False) -> np.ndarray:
+                             which_only: bool = False, tilts: np.ndarray | None = None) -> np.ndarray:
     """Probabilities with every possible flower or season read again by the bonus reader.
 
     The eight differ only in a corner number and a small name, a few pixels in the classifier's crop;
@@ -78,12 +91,16 @@ def read_flowers_and_seasons(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarr
     is a flower or season at all stays as the set said; the reader only helps say which of the eight, since
     a set's prototypes match the painting more than the small number, and only as far as it sees a flower or
     season at all (its weight times one less its "other"): on a set it does not know, its pick is noise.
+    With ``tilts`` (``tilts_of``), a tile lying askew is also read turned upright, as the classifier reads it.
     """
     ask = np.flatnonzero(probs[:, BONUS_INDEX].sum(axis=1) >= gate)
     if not len(ask):
         return probs
     crops = np.stack([crop_tile(rgb, boxes[i], size=(BONUS_H, BONUS_W)) for i in ask])
-    read, _ = read_both_ways_up(model or load_model("bonus"), crops)
+    reader = model or load_model("bonus")
+    read, _ = read_both_ways_up(reader, crops)
+    if tilts is not None:
+        read = also_read_upright(lambda c: read_both_ways_up(reader, c)[0], rgb, boxes[ask], tilts[ask], read, (BONUS_H, BONUS_W))
     first = probs[ask][:, BONUS_INDEX]
     if which_only:  # a tile set already knew which tiles are flowers or seasons: the reader only says which of the eight,
         say = weight * (1.0 - read[:, -1:])  # and only as far as it sees a flower or season at all
@@ -226,11 +243,43 @@ def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | No
     prototypes', the bonus reader's."""
     crops = crops_of(rgb, boxes)
     probs, emb = run_classifier(crops, model)
+    tilts = None
     if tileset is not None and len(crops):
         probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
     elif reframe:
+        tilts = tilts_of(rgb, boxes)
+        probs = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, boxes, tilts, probs, (CROP_H, CROP_W))
         probs = read_again_where_unsure(rgb, boxes, probs, model)
-    return read_flowers_and_seasons(rgb, boxes, probs, which_only=tileset is not None)
+    return read_flowers_and_seasons(rgb, boxes, probs, which_only=tileset is not None, tilts=tilts)
+
+
+def tilts_of(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """How far each box's tile lies askew, in degrees (``geometry.tilt_of``)."""
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    return np.array([tilt_of(grey, b) for b in boxes], np.float32)
+
+
+def also_read_upright(read: Callable[[np.ndarray], np.ndarray], rgb: np.ndarray, boxes: np.ndarray, tilts: np.ndarray,
+                      probs: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``probs`` (one row per box) with each tile lying askew (``TILT_READ``) also read turned upright, and the two
+    readings averaged.
+
+    The models learnt tiles standing in their boxes, or near it: a tile lying at 20 or 30 degrees, its upright box
+    holding table and neighbours in its corners, they read far worse. Turned back by its tilt, it stands as they know
+    it. ``read`` turns crops of ``size`` into probabilities; a tile that may lie either way (``upright_boxes``) is read
+    both ways and those readings averaged first."""
+    askew = np.flatnonzero(np.abs(tilts) >= TILT_READ)
+    if not len(askew):
+        return probs
+    ways = [upright_boxes(boxes[i], float(tilts[i])) for i in askew]
+    upright = read(np.stack([crop_turned(rgb, way, size=size) for tile in ways for way in tile]))
+    owner = np.repeat(np.arange(len(askew)), [len(tile) for tile in ways])
+    each = np.zeros((len(askew), upright.shape[1]))
+    np.add.at(each, owner, upright)
+    each /= np.bincount(owner)[:, None]
+    out: np.ndarray = probs.copy()
+    out[askew] = (probs[askew] + each) / 2
+    return out
 
 
 #: A margin row or column whose grey varies less than this (and matches the corner's colour) is a plain border.
@@ -309,7 +358,8 @@ def classify_tile_image(rgb: np.ndarray, tileset: "object | None" = None, model:
     """Name the one tile of a tile image (a crop of one tile, tight or loose, with or without a plain mat around it).
 
     With a tile set, the image is read at its one framing: the set's prototypes were learnt at the framing its
-    calibration photo gave, and a tighter one would be compared with faces it never saw.
+    calibration photo gave, and a tighter one would be compared with faces it never saw. Without one, a tile lying
+    askew in the image is also read turned upright at each framing (``also_read_upright``).
     """
     h, w = rgb.shape[:2]
     if min(h, w) < TILE_IMAGE_MIN_SIDE:
@@ -317,6 +367,11 @@ def classify_tile_image(rgb: np.ndarray, tileset: "object | None" = None, model:
                             f"(at least {TILE_IMAGE_MIN_SIDE} pixels a side; a tile a few dozen pixels tall reads best)")
     box = single_tile_box(rgb)[None]
     shares = TILE_IMAGE_FRAMINGS if tileset is None else TILE_IMAGE_FRAMINGS[:1]
-    probs = read_framings(face_probabilities(rgb, np.concatenate([scaled(box, s) for s in shares]), tileset, model))[None]
+    framings = np.concatenate([scaled(box, s) for s in shares])
+    readings = face_probabilities(rgb, framings, tileset, model)
+    if tileset is None:  # a tile photographed askew: each framing also read turned upright
+        tilt = np.repeat(tilts_of(rgb, box), len(framings))
+        readings = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, framings, tilt, readings, (CROP_H, CROP_W))
+    probs = read_framings(readings)[None]
     probs = blank_or_back(rgb, box, probs, alone=True)
     return with_probabilities(Detections(box, np.ones(1)), probs)

@@ -13,6 +13,7 @@ from pungchow_data.realsets import (
     FAMILIES,
     HOLDOUT_FAMILIES,
     OTHER_MARKS,
+    PRINTED,
     design,
     family_fonts,
     family_names,
@@ -168,6 +169,43 @@ def test_each_way_of_marking_draws_the_same_random_numbers() -> None:
             _bonus_marks(Image.new("RGBA", (96, 128)), replace(s, bonus_marks=m, bonus_ink=ink), "3S", 96, 128, rng)
             states.add(str(rng.bit_generator.state))
         assert len(states) == 1
+
+
+def test_a_set_cutting_its_characters_by_hand_makes_every_other_choice_the_same() -> None:
+    """The carving comes from a stream of its own too, so a set's fonts, inks, bird and marks stay as they were."""
+    family = FAMILIES["real-hei"]
+    without = replace(family, carved=0.0)
+    carvings = [design(family, v).carving for v in range(400)]
+    for v in range(400):
+        assert replace(design(family, v), carving=PRINTED) == design(without, v)
+    assert 0.5 * 400 < sum(c != PRINTED for c in carvings) < 0.7 * 400  # CARVED 0.6
+    assert len({c for c in carvings if c != PRINTED}) == sum(c != PRINTED for c in carvings), "each hand cuts its own way"
+
+
+def test_held_out_families_print_their_characters_as_their_fonts_draw_them() -> None:
+    """The held-out measure asks how fonts never seen read, as it always has; carving is a training family's."""
+    for name in HOLDOUT_FAMILIES:
+        assert {design(FAMILIES[name], v).carving for v in range(100)} == {PRINTED}
+
+
+@needs_fonts
+@pytest.mark.parametrize("code", ["2C", "SW", "GD"])
+def test_a_hand_cut_character_keeps_its_place_and_differs_from_the_font(code: str) -> None:
+    """Heavier, narrower and wavering, the character stays where the font puts it; drawn twice it comes out the same."""
+    from pungchow_data.realsets import Carving, draw_set_face
+
+    s = replace(design(FAMILIES["real-kai"], 3), carving=PRINTED, engraved=False)
+    cut = replace(s, carving=Carving(weight=0.03, width=0.85, waver=0.04))
+    plain = np.asarray(draw_set_face(s, 3, code, 96, 128), np.float32)
+    carved = np.asarray(draw_set_face(cut, 3, code, 96, 128), np.float32)
+    again = np.asarray(draw_set_face(cut, 3, code, 96, 128), np.float32)
+    assert np.array_equal(carved, again)
+    ink = lambda face: (face.sum(axis=2) < 500).astype(np.float32)  # noqa: E731
+    assert ink(carved).sum() > 1.2 * ink(plain).sum(), "the strokes are heavier"
+    assert np.abs(ink(carved) - ink(plain)).mean() > 0.03, "the character is cut otherwise"
+    ys, xs = np.nonzero(ink(plain))
+    yc, xc = np.nonzero(ink(carved))
+    assert abs(ys.mean() - yc.mean()) < 4 and abs(xs.mean() - xc.mean()) < 4, "the character stays in its place"
 
 
 @needs_fonts

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -209,3 +210,23 @@ def test_export_of_two_runs_is_their_average(tmp_path: Path) -> None:
     path = export(paths, "classifier", tmp_path / "out", "test", {})
     got = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"input": x.numpy()})[0]
     assert np.abs(got - want).max() < 1e-3 * max(1.0, float(np.abs(want).max()))
+
+
+@pytest.mark.parametrize("degrees", [-25.0, 15.0])
+def test_a_tilted_training_tile_keeps_its_centre_and_its_box_holds_it(degrees: float) -> None:
+    """``--tilt``: the crop turned about the tile, the box grown to the turned tile's bounds, as a detector boxes it."""
+    from recognizer.train.prepare import box_in_crop
+    from recognizer.train.train import tilted
+
+    crop = np.full((80, 60, 3), 60, np.uint8)
+    x, y, w, h = box_in_crop()
+    crop[round(y):round(y + h), round(x):round(x + w)] = 240
+    out, box = tilted(crop, np.array([x, y, w, h]), degrees)
+    c, s = abs(np.cos(np.radians(degrees))), abs(np.sin(np.radians(degrees)))
+    assert np.allclose(box[2:], [w * c + h * s, w * s + h * c])
+    assert np.allclose(box[:2] + box[2:] / 2, [x + w / 2, y + h / 2])
+    m = cv2.getRotationMatrix2D((x + w / 2, y + h / 2), degrees, 1.0)
+    for u, v in ((x + 3, y + 3), (x + w - 3, y + 3), (x + w - 3, y + h - 3), (x + 3, y + h - 3)):
+        tx, ty = m @ [u, v, 1.0]  # just inside a corner of the tile, turned
+        assert out[round(ty), round(tx), 0] > 150, "the tile is turned whole"
+        assert box[0] <= tx <= box[0] + box[2] and box[1] <= ty <= box[1] + box[3]

@@ -175,5 +175,6 @@ def _styles(args: argparse.Namespace) -> int:
               + f"; dots {', '.join(f.dot_centres)}; white dragon {', '.join(f.white_dragon)}; "
               f"corner index {f.corner_index:.0%} of sets; flowers and seasons marked in the corners"
               + (f" or otherwise ({f.marked_otherwise:.0%} of sets: {', '.join(OTHER_MARKS)})" if f.marked_otherwise else "")
+              + (f"; characters cut by hand in {f.carved:.0%} of sets" if f.carved else "; characters as the fonts draw them")
               + " (--families)")
     return 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -78,6 +79,7 @@ class Family:
     birds: tuple[str, ...] = ("peacock", "sparrow", "stick")
     drawn_birds: float = 0.0  # share of sets whose bird is their own drawing (``_drawn_bird``), not one of ``birds``
     marked_otherwise: float = 0.0  # share of sets marking flowers and seasons in one of ``OTHER_MARKS``, not ``CORNERS``
+    carved: float = 0.0  # share of sets whose characters are cut by hand (``Carving``), not printed as the font draws them
     dot_centres: tuple[str, ...] = ("flower", "concentric")
     paintings: tuple[str, ...] = ("plum", "orchid", "chrysanthemum", "bamboo", "figure", "scene")
     white_dragon: tuple[str, ...] = ("frame", "double", "blank")
@@ -98,6 +100,9 @@ CORNERS = "corners"
 OTHER_MARKS: tuple[str, ...] = ("chinese-numeral", "ringed", "name-below", "number-only")
 #: Share of a training family's sets that mark their flowers and seasons in one of ``OTHER_MARKS``.
 MARKED_OTHERWISE = 0.5
+#: Share of a training family's sets whose characters are cut by hand: a carver follows no font file, so strokes come
+#: out heavier or lighter, the character wider or narrower, and every line wavers a little (``Carving``).
+CARVED = 0.6
 
 #: Families kept out of training (``--exclude-families`` default of the training commands), for the held-out measure.
 HOLDOUT_FAMILIES: tuple[str, ...] = ("real-wenkai", "real-cwtex")
@@ -106,7 +111,7 @@ HOLDOUT_FAMILIES: tuple[str, ...] = ("real-wenkai", "real-cwtex")
 def _trained_on(family: Family) -> Family:
     """A training family: a share of its sets draw a bird of their own and mark flowers and seasons another way. The
     held-out families never do, so the crane and the corner marks they keep stay what the held-out measure asks about."""
-    return replace(family, drawn_birds=DRAWN_BIRDS, marked_otherwise=MARKED_OTHERWISE)
+    return replace(family, drawn_birds=DRAWN_BIRDS, marked_otherwise=MARKED_OTHERWISE, carved=CARVED)
 
 
 FAMILIES: dict[str, Family] = {
@@ -205,6 +210,24 @@ def _latin(size: int, serif: bool = False) -> ImageFont.FreeTypeFont:
 # --- a set: the choices one maker made --------------------------------------------------------------
 
 @dataclass(frozen=True)
+class Carving:
+    """How a hand-cut set's characters differ from the font they follow: strokes thickened (or thinned) by ``weight``,
+    the character stretched across by ``width``, every line moved by a smooth waver of up to ``waver`` (both shares
+    of the character's size)."""
+
+    weight: float = 0.0
+    width: float = 1.0
+    waver: float = 0.0
+
+
+#: A character printed as the font draws it.
+PRINTED = Carving()
+
+
+def _carving(rng: np.random.Generator) -> Carving:
+    return Carving(weight=float(rng.uniform(-0.012, 0.035)), width=float(rng.uniform(0.82, 1.18)), waver=float(rng.uniform(0.01, 0.05)))
+
+@dataclass(frozen=True)
 class SetDesign:
     """Everything fixed across one physical set (a family's variant)."""
 
@@ -225,6 +248,7 @@ class SetDesign:
     bonus_size: float  # height of a flower's or season's number and name, as a share of the face width
     simplified: bool
     bonus_marks: str = CORNERS  # how flowers and seasons say which they are: ``CORNERS`` or one of ``OTHER_MARKS``
+    carving: Carving = PRINTED  # how the characters (numerals, 萬, winds, dragons) differ from the font
 
 
 def design(family: Family, variant: int) -> SetDesign:
@@ -247,6 +271,9 @@ def design(family: Family, variant: int) -> SetDesign:
     marks = np.random.default_rng([variant, 5532])  # the same for the way flowers and seasons are marked
     if marks.random() < family.marked_otherwise:
         made = marked(made, str(marks.choice(OTHER_MARKS)))
+    cut = np.random.default_rng([variant, 5534])  # and for a hand-cut set's characters
+    if cut.random() < family.carved:
+        made = replace(made, carving=_carving(cut))
     return made
 
 
@@ -267,8 +294,12 @@ def _jit(ink: RGB, rng: np.random.Generator, amount: int = 14) -> RGB:
     return tuple(int(np.clip(c + rng.integers(-amount, amount + 1), 0, 255)) for c in ink)  # type: ignore[return-value]
 
 
-def _text(layer: Image.Image, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, ink: RGB, angle: float = 0.0) -> None:
-    """Text centred at ``xy``, turned by ``angle`` degrees (a brush numeral is never perfectly upright)."""
+def _text(layer: Image.Image, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, ink: RGB, angle: float = 0.0,
+          carving: Carving = PRINTED) -> None:
+    """Text centred at ``xy``, turned by ``angle`` degrees (a brush numeral is never perfectly upright), cut as ``carving`` says."""
+    if carving != PRINTED:
+        _carved_text(layer, xy, text, font, ink, angle, carving)
+        return
     if abs(angle) < 0.5:
         ImageDraw.Draw(layer).text(xy, text, font=font, fill=ink + (255,), anchor="mm")
         return
@@ -276,6 +307,30 @@ def _text(layer: Image.Image, xy: tuple[float, float], text: str, font: ImageFon
     tmp = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     ImageDraw.Draw(tmp).text((size / 2, size / 2), text, font=font, fill=ink + (255,), anchor="mm")
     tmp = tmp.rotate(angle, resample=Image.BICUBIC)
+    layer.alpha_composite(tmp, (int(xy[0] - size / 2), int(xy[1] - size / 2)))
+
+
+def _carved_text(layer: Image.Image, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, ink: RGB, angle: float,
+                 carving: Carving) -> None:
+    """``_text`` for a hand-cut character. The waver is fixed by the character and its place, so a tile draws alike every time."""
+    size = int(font.size * 1.8)
+    glyph = Image.new("L", (size, size), 0)
+    ImageDraw.Draw(glyph).text((size / 2, size / 2), text, font=font, fill=255, anchor="mm")
+    a = np.asarray(glyph, np.float32)
+    k = round(abs(carving.weight) * font.size)
+    if k:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+        a = cv2.dilate(a, disc) if carving.weight > 0 else cv2.erode(a, disc)
+    rng = np.random.default_rng([sum(map(ord, text)), int(xy[0]), int(xy[1]), font.size])
+    shift = [cv2.resize(rng.normal(0, carving.waver * font.size, (4, 4)).astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
+             for _ in range(2)]
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    sx = (xx - size / 2) / carving.width + size / 2 + shift[0]
+    a = cv2.remap(a, sx, yy + shift[1], cv2.INTER_LINEAR, borderValue=0.0)
+    tmp = Image.new("RGBA", (size, size), ink + (0,))
+    tmp.putalpha(Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)))
+    if abs(angle) >= 0.5:
+        tmp = tmp.rotate(angle, resample=Image.BICUBIC)
     layer.alpha_composite(tmp, (int(xy[0] - size / 2), int(xy[1] - size / 2)))
 
 
@@ -690,8 +745,8 @@ def draw_set_face(s: SetDesign, variant: int, code: str, width: int, height: int
     box = (0.1 * W + dx, top + dy, 0.9 * W + dx, 0.93 * H + dy)
     if code[0].isdigit() and code[1] == "C":
         n = int(code[0])
-        _text(ink, (W / 2 + dx, 0.3 * H + dy), NUMERALS[n - 1], font(0.56 * W), _jit(s.numeral_ink, rng), tilt())
-        _text(ink, (W / 2 + dx, 0.7 * H + dy), printed(s, "萬"), font(0.66 * W), _jit(INK_RED, rng), tilt())
+        _text(ink, (W / 2 + dx, 0.3 * H + dy), NUMERALS[n - 1], font(0.56 * W), _jit(s.numeral_ink, rng), tilt(), s.carving)
+        _text(ink, (W / 2 + dx, 0.7 * H + dy), printed(s, "萬"), font(0.66 * W), _jit(INK_RED, rng), tilt(), s.carving)
         if s.arabic and not s.corner_index:
             ImageDraw.Draw(ink).text((0.86 * W, 0.1 * H), code[0], font=_latin(int(0.15 * W)), fill=INK_RED + (255,), anchor="mm")
     elif code[0].isdigit() and code[1] == "D":
@@ -714,11 +769,11 @@ def draw_set_face(s: SetDesign, variant: int, code: str, width: int, height: int
             for i, (u, v) in enumerate(_STICKS[n]):
                 _stick(d, x0 + u * (x1 - x0), y0 + v * (y1 - y0), sw, sh, _jit(_stick_ink(n, i), rng), rng)
     elif code in WINDS:
-        _text(ink, (W / 2 + dx, H / 2 + dy + (0.04 * H if s.corner_index else 0)), printed(s, WINDS[code]), font(0.8 * W), _jit(s.wind_ink, rng), tilt())
+        _text(ink, (W / 2 + dx, H / 2 + dy + (0.04 * H if s.corner_index else 0)), printed(s, WINDS[code]), font(0.8 * W), _jit(s.wind_ink, rng), tilt(), s.carving)
     elif code == "RD":
-        _text(ink, (W / 2 + dx, H / 2 + dy), "中", font(0.82 * W), _jit(INK_RED, rng), tilt())
+        _text(ink, (W / 2 + dx, H / 2 + dy), "中", font(0.82 * W), _jit(INK_RED, rng), tilt(), s.carving)
     elif code == "GD":
-        _text(ink, (W / 2 + dx, H / 2 + dy), printed(s, "發"), font(0.8 * W), _jit(INK_GREEN, rng), tilt())
+        _text(ink, (W / 2 + dx, H / 2 + dy), printed(s, "發"), font(0.8 * W), _jit(INK_GREEN, rng), tilt(), s.carving)
     elif code == "WD":
         m = rng.uniform(0.13, 0.2) * W
         lw = max(2, int(0.05 * W * s.stroke))

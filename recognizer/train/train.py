@@ -50,6 +50,9 @@ HALF_TURN = 0.0
 #: Chance of a tile lying sideways in a box too square for ``crop_tile`` to turn (a sideways tile foreshortened
 #: by the camera, or a photo taken from the side of the table): the crop is turned a quarter and squeezed.
 QUARTER_TURN = 0.0
+#: Largest tilt (degrees) of a training tile in the photo's plane, either way; half the crops are tilted (0: none).
+#: A hand held a little askew, or a row laid in a curve, gives tilted tiles in boxes that fit them loosely.
+TILT = 0.0
 
 
 def _load(cache: str, split: str) -> dict:
@@ -77,6 +80,18 @@ def sideways(crop: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tup
     return out, nb
 
 
+def tilted(crop: np.ndarray, box: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """The crop turned ``degrees`` about the tile's centre, and the box that now holds the turned tile: wider and taller,
+    as a detector's upright box round a tilted tile is. The corners the turn uncovers mirror the table next to them."""
+    x, y, w, h = (float(v) for v in box)
+    centre = (x + w / 2, y + h / 2)
+    m = cv2.getRotationMatrix2D(centre, degrees, 1.0)
+    out = cv2.warpAffine(crop, m, (crop.shape[1], crop.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+    c, s = abs(np.cos(np.radians(degrees))), abs(np.sin(np.radians(degrees)))
+    tw, th = w * c + h * s, w * s + h * c
+    return out, np.array([centre[0] - tw / 2, centre[1] - th / 2, tw, th], np.float64)
+
+
 def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generator, train: bool) -> np.ndarray:
     from recognizer.geometry import CROP_CONTEXT, crop_tile
     box = np.array(box_in_crop())
@@ -90,6 +105,8 @@ def classifier_batch(crops: np.ndarray, idx: np.ndarray, rng: np.random.Generato
             src = crops[i]
             if rng.random() < QUARTER_TURN:
                 src, b = sideways(src, b, rng)
+            if TILT and rng.random() < 0.5:
+                src, b = tilted(src, b, float(rng.uniform(-TILT, TILT)))
             c = crop_tile(src, b, ctx, shift=shift)
             if rng.random() < HALF_TURN:
                 c = np.ascontiguousarray(c[::-1, ::-1])
@@ -373,6 +390,7 @@ def main() -> None:
     ap.add_argument("--families", nargs="+", default=["train"], help="real-set families to draw ('train' = all but the held-out ones)")
     ap.add_argument("--quarter-turn", type=float, default=QUARTER_TURN, help="chance of a sideways tile squeezed into a square box")
     ap.add_argument("--half-turn", type=float, default=HALF_TURN, help="chance of turning a training crop upside down")
+    ap.add_argument("--tilt", type=float, default=TILT, help="largest tilt in degrees, either way, of half the training crops")
     ap.add_argument("--bonus-share", type=float, default=None,
                     help="share of on-the-fly tile crops that are flowers and seasons (default 8/43)")
     ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
@@ -382,6 +400,8 @@ def main() -> None:
     for flag, share in shares.items():
         if share is not None and not 0.0 <= share <= 1.0:
             ap.error(f"{flag} is a share between 0 and 1, not {share}")
+    if not 0.0 <= args.tilt <= 45.0:
+        ap.error(f"--tilt is a largest tilt in degrees between 0 and 45 (beyond, a tile lies more sideways than upright), not {args.tilt}")
     if args.what != "prepare":
         for split in ("train", "val"):
             if not (Path(args.cache) / f"{split}.pkl").is_file():
@@ -401,7 +421,7 @@ def main() -> None:
     elif args.what == "classifier":
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
                          CHANNEL_SHUFFLE=args.channel_shuffle, GREY=args.grey, HALF_TURN=args.half_turn,
-                         QUARTER_TURN=args.quarter_turn)
+                         QUARTER_TURN=args.quarter_turn, TILT=args.tilt)
         if args.bonus_share is not None:
             from recognizer.train import realcrops
 
