@@ -197,9 +197,10 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None,
     """Name each box; boxes the classifier calls "not a tile" are dropped.
 
     With a tile set (see recognizer.tileset), the set's own prototypes decide among its codes, and then the bonus
-    reader helps say which flower or season; without one, unsure tiles are read again at other framings and the bonus
-    reader reads the possible flowers and seasons again. Last, the photo's face colour tells blank white dragons from backs,
-    and (without a set, whose own counts its prototypes already keep) no flower or season is read on two tiles.
+    reader helps say which flower or season; without one, unsure tiles are read again at other framings, tiles lying
+    askew are also read turned upright, and the bonus reader reads the possible flowers and seasons again. Last, the
+    photo's face colour tells blank white dragons from backs, and (without a set, whose own counts its prototypes
+    already keep) no flower or season is read on two tiles.
     """
     probs = face_probabilities(rgb, dets.boxes, tileset, model, reframe=True)
     probs = blank_or_back(rgb, dets.boxes, probs)
@@ -237,19 +238,24 @@ def one_of_each_flower_and_season(probs: np.ndarray) -> np.ndarray:
 
 
 def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | None" = None, model: Model | None = None,
-                       reframe: bool = False) -> np.ndarray:
-    """Each box's probabilities over CLASSES: the classifier's (``reframe``: unsure tiles read again at other framings,
-    without a tile set, whose prototypes were learnt at its calibration photo's one framing), a tile set's
-    prototypes', the bonus reader's."""
+                       reframe: bool = False, tilts: np.ndarray | None = None) -> np.ndarray:
+    """Each box's probabilities over CLASSES: the classifier's, a tile set's prototypes', the bonus reader's.
+
+    Without a tile set (whose prototypes were learnt at its calibration photo's one framing, standing): with
+    ``reframe`` unsure tiles are read again at other framings, and tiles lying askew (``tilts``, measured here when
+    reframing and not given) are also read turned upright, by the classifier and the bonus reader."""
     crops = crops_of(rgb, boxes)
     probs, emb = run_classifier(crops, model)
-    tilts = None
     if tileset is not None and len(crops):
         probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
-    elif reframe:
-        tilts = tilts_of(rgb, boxes)
-        probs = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, boxes, tilts, probs, (CROP_H, CROP_W))
-        probs = read_again_where_unsure(rgb, boxes, probs, model)
+        tilts = None
+    else:
+        if tilts is None and reframe:
+            tilts = tilts_of(rgb, boxes)
+        if reframe:
+            probs = read_again_where_unsure(rgb, boxes, probs, model)
+        if tilts is not None:
+            probs = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, boxes, tilts, probs, (CROP_H, CROP_W))
     return read_flowers_and_seasons(rgb, boxes, probs, which_only=tileset is not None, tilts=tilts)
 
 
@@ -368,10 +374,7 @@ def classify_tile_image(rgb: np.ndarray, tileset: "object | None" = None, model:
     box = single_tile_box(rgb)[None]
     shares = TILE_IMAGE_FRAMINGS if tileset is None else TILE_IMAGE_FRAMINGS[:1]
     framings = np.concatenate([scaled(box, s) for s in shares])
-    readings = face_probabilities(rgb, framings, tileset, model)
-    if tileset is None:  # a tile photographed askew: each framing also read turned upright
-        tilt = np.repeat(tilts_of(rgb, box), len(framings))
-        readings = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, framings, tilt, readings, (CROP_H, CROP_W))
-    probs = read_framings(readings)[None]
+    tilts = None if tileset is not None else np.repeat(tilts_of(rgb, box), len(framings))  # the tile's, at every framing
+    probs = read_framings(face_probabilities(rgb, framings, tileset, model, tilts=tilts))[None]
     probs = blank_or_back(rgb, box, probs, alone=True)
     return with_probabilities(Detections(box, np.ones(1)), probs)

@@ -58,8 +58,8 @@ TILT_READ = 5.0
 #: From this tilt on, a box cannot tell a tile standing up from one lying sideways (at 45 degrees both fill a square),
 #: so both are read.
 TILT_EITHER_WAY = 35.0
-#: A tile's face is about three quarters as wide as it is tall.
-FACE_ASPECT = 0.75
+#: A tile's face is about three quarters as wide as it is tall, as the classifier's crop is.
+FACE_ASPECT = CROP_W / CROP_H
 #: A tile's tilt is believed when its edges agree on their direction at least this much (``edge_direction``). On the
 #: held-out scenes 83 % of tiles reach it, and their tilt is then within 5 degrees four times in five; on the 1922
 #: photo, whose fine outlines and rings of dots run every way, 39 boxes of 132 do, one of them tilted 5 degrees or more.

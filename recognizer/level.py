@@ -75,8 +75,8 @@ class Levelled:
 def slant(rgb: np.ndarray, dets: Detections) -> tuple[float, float]:
     """The photo's slant in degrees (-45, 45], the way the tiles' sides run, and how far the tiles agree on it (0-1).
 
-    Each sure tile votes the way its edges run (``geometry.edge_direction``, its middle counting most, where a slanted
-    tile is mostly tile, not table), as strongly as they run one way.
+    Each sure tile votes the way its edges run (``geometry.edge_direction``: only the middle of its box is looked at,
+    where a slanted tile is mostly tile, not table), as strongly as they run one way.
     """
     sure = dets[dets.scores >= SURE]
     if not len(sure):

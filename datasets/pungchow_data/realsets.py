@@ -212,8 +212,8 @@ def _latin(size: int, serif: bool = False) -> ImageFont.FreeTypeFont:
 @dataclass(frozen=True)
 class Carving:
     """How a hand-cut set's characters differ from the font they follow: strokes thickened (or thinned) by ``weight``,
-    the character stretched across by ``width``, every line moved by a smooth waver of up to ``waver`` (both shares
-    of the character's size)."""
+    the character stretched across by ``width``, every line moved by a smooth waver whose spread is ``waver`` (both
+    shares of the character's size)."""
 
     weight: float = 0.0
     width: float = 1.0
@@ -225,7 +225,9 @@ PRINTED = Carving()
 
 
 def _carving(rng: np.random.Generator) -> Carving:
+    """One carver's hand: heavier strokes more often than lighter (thinning a fine font soon breaks its strokes)."""
     return Carving(weight=float(rng.uniform(-0.012, 0.035)), width=float(rng.uniform(0.82, 1.18)), waver=float(rng.uniform(0.01, 0.05)))
+
 
 @dataclass(frozen=True)
 class SetDesign:
@@ -316,12 +318,12 @@ def _carved_text(layer: Image.Image, xy: tuple[float, float], text: str, font: I
     size = int(font.size * 1.8)
     glyph = Image.new("L", (size, size), 0)
     ImageDraw.Draw(glyph).text((size / 2, size / 2), text, font=font, fill=255, anchor="mm")
-    a = np.asarray(glyph, np.float32)
+    a: np.ndarray = np.asarray(glyph, np.float32)
     k = round(abs(carving.weight) * font.size)
     if k:
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
         a = cv2.dilate(a, disc) if carving.weight > 0 else cv2.erode(a, disc)
-    rng = np.random.default_rng([sum(map(ord, text)), int(xy[0]), int(xy[1]), font.size])
+    rng = np.random.default_rng([sum(map(ord, text)), int(xy[0]), int(xy[1]), int(font.size)])
     shift = [cv2.resize(rng.normal(0, carving.waver * font.size, (4, 4)).astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
              for _ in range(2)]
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
@@ -330,7 +332,7 @@ def _carved_text(layer: Image.Image, xy: tuple[float, float], text: str, font: I
     tmp = Image.new("RGBA", (size, size), ink + (0,))
     tmp.putalpha(Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)))
     if abs(angle) >= 0.5:
-        tmp = tmp.rotate(angle, resample=Image.BICUBIC)
+        tmp = tmp.rotate(angle, resample=Image.Resampling.BICUBIC)
     layer.alpha_composite(tmp, (int(xy[0] - size / 2), int(xy[1] - size / 2)))
 
 
@@ -769,7 +771,8 @@ def draw_set_face(s: SetDesign, variant: int, code: str, width: int, height: int
             for i, (u, v) in enumerate(_STICKS[n]):
                 _stick(d, x0 + u * (x1 - x0), y0 + v * (y1 - y0), sw, sh, _jit(_stick_ink(n, i), rng), rng)
     elif code in WINDS:
-        _text(ink, (W / 2 + dx, H / 2 + dy + (0.04 * H if s.corner_index else 0)), printed(s, WINDS[code]), font(0.8 * W), _jit(s.wind_ink, rng), tilt(), s.carving)
+        below_index = 0.04 * H if s.corner_index else 0
+        _text(ink, (W / 2 + dx, H / 2 + dy + below_index), printed(s, WINDS[code]), font(0.8 * W), _jit(s.wind_ink, rng), tilt(), s.carving)
     elif code == "RD":
         _text(ink, (W / 2 + dx, H / 2 + dy), "中", font(0.82 * W), _jit(INK_RED, rng), tilt(), s.carving)
     elif code == "GD":
