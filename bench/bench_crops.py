@@ -141,7 +141,7 @@ def report(codes: list[str], probs: np.ndarray, tilts: list[float] | None = None
         m = np.isin(np.array(codes), members)
         if m.any():
             out["groups"][name] = {"n": int(m.sum()), "top1": round(float(hit1[m].mean()), 3), "top3": round(float(hit3[m].mean()), 3)}
-    if tilts is not None and len(tilts) == len(codes):  # how a tile lying askew of its box reads (labels with quads)
+    if tilts is not None:  # how a tile lying askew of its box reads (one per code; a label without a quad, NaN, in no band)
         askew_by = np.array(tilts, np.float64)
         bonus = np.isin(np.array(codes), BONUS_CODES)
         out["by_tilt"] = {}
