@@ -35,7 +35,7 @@ from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 from recognizer.models import load_model, models_dir
 from scoring.jsonfile import JsonInputError, load_json_file
-from scoring.tiles import ALL_CODES, PLAYING_CODES
+from scoring.tiles import ALL_CODES, COPIES_OF_A_TILE, PLAYING_CODES
 
 #: Weights of the template similarity and the grey-level difference against the embedding's cosine.
 TEMPLATE_WEIGHT = 3.0
@@ -69,8 +69,7 @@ OTHER_LOOK_MARGIN = 0.03
 LOOKS_LIKE = 0.55
 #: A layout cell's height over width must lie in this range, or the photo's row holds another number of tiles.
 MIN_CELL_ASPECT, MAX_CELL_ASPECT = 0.9, 2.2
-#: A complete set: four tiles of each playing face, and eight bonus tiles.
-COPIES_PER_FACE = 4
+#: A complete set: four tiles of each playing face (``COPIES_OF_A_TILE``), and eight bonus tiles.
 BONUS_TILES = 8
 #: A photo is read as a complete set only when the tile-by-tile reading already fits its counts on this share of tiles.
 COMPLETE_AGREEMENT = 0.9
@@ -90,7 +89,7 @@ def complete_set_counts(codes: tuple[str, ...]) -> np.ndarray | None:
     bonus = len(codes) - len(PLAYING_CODES)
     if bonus and BONUS_TILES % bonus:
         return None
-    return np.array([COPIES_PER_FACE if c in PLAYING_CODES else BONUS_TILES // bonus for c in codes], np.int64)
+    return np.array([COPIES_OF_A_TILE if c in PLAYING_CODES else BONUS_TILES // bonus for c in codes], np.int64)
 
 
 def user_tileset_dir() -> Path:

@@ -26,7 +26,7 @@ from typing import Any
 from scoring.errors import InvalidHandError, NotationError
 from scoring.jsonfile import JsonInputError, load_json
 from scoring.melds import Meld, MeldKind
-from scoring.tiles import Tile, format_tiles, parse_tile, parse_tiles
+from scoring.tiles import COPIES_OF_A_TILE, Tile, format_tiles, parse_tile, parse_tiles
 
 SCHEMA_PATH = Path(__file__).with_name("schema") / "hand.v2.json"
 SCHEMA_ID = "pungchow/hand"
@@ -272,7 +272,7 @@ class Hand:
         found: list[str] = []
         counts = Counter(self.tiles)
         for tile, n in sorted(counts.items()):
-            if n > 4:
+            if n > COPIES_OF_A_TILE:
                 found.append(f"{n} of {tile}: a set has only four of each tile")
         for tile, n in sorted(Counter(self.bonus).items()):
             if n > 1:

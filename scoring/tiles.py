@@ -50,6 +50,8 @@ PLAYING_CODES: tuple[str, ...] = (
     + WIND_CODES
     + DRAGON_CODES
 )
+#: A set holds four of each playing tile (Harr 1922: 136 playing tiles, 34 kinds).
+COPIES_OF_A_TILE = 4
 #: The 8 bonus tiles (flowers and seasons; Harr's mandarins).
 BONUS_CODES: tuple[str, ...] = tuple(f"{n}F" for n in range(1, 5)) + tuple(f"{n}S" for n in range(1, 5))
 FACE_DOWN_CODE = "XX"

@@ -17,6 +17,7 @@ from scoring.jsonfile import JsonInputError, load_json
 from scoring.settle.core import SettlingBook
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
 from scoring.settle.registry import settling_book, settling_books
+from scoring.tiles import COPIES_OF_A_TILE
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "table.v1.json"
 
@@ -136,7 +137,7 @@ def _check_hands_agree(hands: list[Hand]) -> None:
     if len(winds) > 1:
         raise SettlementError(f"the hands disagree on the prevailing wind ({', '.join(winds)}): one deal has one prevailing wind")
     counts = Counter(t for h in hands for t in h.tiles if not t.is_face_down)
-    over = [f"{n} of {t}" for t, n in sorted(counts.items()) if n > 4]
+    over = [f"{n} of {t}" for t, n in sorted(counts.items()) if n > COPIES_OF_A_TILE]
     over += [f"{n} of {t}" for t, n in sorted(Counter(t for h in hands for t in h.bonus).items()) if n > 1]
     if over:
         raise SettlementError(f"the hands together hold {', '.join(over)}, more than one set has (four of each tile, one of each "
