@@ -1,6 +1,7 @@
 """Every face of the held-out families drawn close up, read uncalibrated: top-1 / top-3 by tile group.
 
-    python bench/bench_closeup.py [--tiles 840] [--width 80] [--families heldout] [--seed 5] [--faces 1B ...] [--marked-otherwise]
+    python bench/bench_closeup.py [--tiles 840] [--width 80] [--families heldout] [--seed 5] [--faces 1B ...]
+                                  [--marked-otherwise] [--formal-five]
     PUNGCHOW_MODELS=artifacts/cand python bench/bench_closeup.py
 
 A player's photo of one tile, or a crop of a few, reaches the pipeline as a close-up: this draws each tile of a

@@ -12,7 +12,7 @@ from recognizer.labels import CLASSES, NOT_A_TILE
 
 
 def close_up_sets(doc: str | None, tiles: int, seed: int, faces: bool = False) -> tuple[argparse.Namespace, Any, np.random.Generator]:
-    """Parsed ``--tiles --width --families --seed --marked-otherwise`` (and ``--faces`` if asked), a ``RealCropSource``
+    """Parsed ``--tiles --width --families --seed --marked-otherwise --formal-five`` (and ``--faces`` if asked), a ``RealCropSource``
     over those families, and the random source."""
     from pungchow_data.realsets import FAMILIES, family_names
     from recognizer.train.realcrops import RealCropSource, unknown_styles
@@ -25,6 +25,8 @@ def close_up_sets(doc: str | None, tiles: int, seed: int, faces: bool = False) -
     ap.add_argument("--marked-otherwise", action="store_true",
                     help="every set marks its flowers and seasons in one of the ways other than a number and a name in the "
                          "top corners (realsets.OTHER_MARKS), its other choices as drawn without this")
+    ap.add_argument("--formal-five", action="store_true",
+                    help="every set prints its 5 of characters 伍 (realsets.FIVE_FORMALLY), its other choices as drawn without this")
     if faces:
         ap.add_argument("--faces", nargs="+", metavar="CODE", help="draw only these faces (codes such as 1B 1F WD)")
     args = ap.parse_args()
@@ -35,10 +37,12 @@ def close_up_sets(doc: str | None, tiles: int, seed: int, faces: bool = False) -
         ap.error("--tiles must be at least 1 and --width between 8 and 400 pixels")
     if unknown := unknown_styles(family_names(args.families)):
         ap.error(f"--families: no family named {', '.join(unknown)} (give family names, 'train', 'heldout' or 'all')")
-    if args.marked_otherwise:  # this bench's process only: the families' sets drawn as they are, marked otherwise
-        for name in family_names(args.families):
-            if name in FAMILIES:  # a classic style has one way of marking
+    for name in family_names(args.families):  # this bench's process only: the families' sets drawn as they are, but...
+        if name in FAMILIES:  # (a classic style has one way of marking, and prints 五)
+            if args.marked_otherwise:  # ...marked otherwise
                 FAMILIES[name] = replace(FAMILIES[name], marked_otherwise=1.0)
+            if args.formal_five:  # ...printing the formal five
+                FAMILIES[name] = replace(FAMILIES[name], formal_five=1.0)
     rng = np.random.default_rng(args.seed)
     try:
         sets = RealCropSource(family_names(args.families), rng)

@@ -208,6 +208,31 @@ def test_a_hand_cut_character_keeps_its_place_and_differs_from_the_font(code: st
     assert abs(ys.mean() - yc.mean()) < 4 and abs(xs.mean() - xc.mean()) < 4, "the character stays in its place"
 
 
+def test_a_set_printing_the_formal_five_makes_every_other_choice_the_same() -> None:
+    """Whether a set prints 伍 comes from a stream of its own, so its fonts, inks, bird, marks and carving stay as they were."""
+    family = FAMILIES["real-song"]
+    without = replace(family, formal_five=0.0)
+    formal = [design(family, v).formal_five for v in range(400)]
+    for v in range(400):
+        assert replace(design(family, v), formal_five=False) == design(without, v)
+    assert 0.4 * 400 < sum(formal) < 0.6 * 400  # FORMAL_FIVE 0.5
+    assert not any(design(FAMILIES[name], v).formal_five for name in HOLDOUT_FAMILIES for v in range(100))
+
+
+@needs_fonts
+def test_the_formal_five_changes_the_numeral_of_the_5_of_characters_only() -> None:
+    """伍 replaces 五 above the 萬 of the 5 of characters; every other face, and the 萬, draw as before."""
+    from pungchow_data.realsets import draw_set_face
+
+    plain = replace(design(FAMILIES["real-kai"], 3), formal_five=False, carving=PRINTED)
+    formal = replace(plain, formal_five=True)
+    for code in ("4C", "6C", "WW", "5D"):
+        assert np.array_equal(np.asarray(draw_set_face(plain, 3, code, 96, 128)), np.asarray(draw_set_face(formal, 3, code, 96, 128)))
+    five, five_formally = (np.asarray(draw_set_face(s, 3, "5C", 96, 128), np.float32) for s in (plain, formal))
+    assert np.abs(five[:56] - five_formally[:56]).mean() > 3, "the numeral differs"
+    assert np.abs(five[80:] - five_formally[80:]).mean() < 1, "the 萬 below it does not"
+
+
 @needs_fonts
 def test_sets_of_one_family_differ() -> None:
     rng = np.random.default_rng(0)

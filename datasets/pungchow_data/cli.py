@@ -176,5 +176,6 @@ def _styles(args: argparse.Namespace) -> int:
               f"corner index {f.corner_index:.0%} of sets; flowers and seasons marked in the corners"
               + (f" or otherwise ({f.marked_otherwise:.0%} of sets: {', '.join(OTHER_MARKS)})" if f.marked_otherwise else "")
               + (f"; characters cut by hand in {f.carved:.0%} of sets" if f.carved else "; characters as the fonts draw them")
+              + (f"; 5 of characters 伍 in {f.formal_five:.0%} of sets, else 五" if f.formal_five else "; 5 of characters 五")
               + " (--families)")
     return 0

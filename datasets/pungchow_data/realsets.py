@@ -80,6 +80,7 @@ class Family:
     drawn_birds: float = 0.0  # share of sets whose bird is their own drawing (``_drawn_bird``), not one of ``birds``
     marked_otherwise: float = 0.0  # share of sets marking flowers and seasons in one of ``OTHER_MARKS``, not ``CORNERS``
     carved: float = 0.0  # share of sets whose characters are cut by hand (``Carving``), not printed as the font draws them
+    formal_five: float = 0.0  # share of sets printing the 5 of characters 伍, the formal numeral, not 五
     dot_centres: tuple[str, ...] = ("flower", "concentric")
     paintings: tuple[str, ...] = ("plum", "orchid", "chrysanthemum", "bamboo", "figure", "scene")
     white_dragon: tuple[str, ...] = ("frame", "double", "blank")
@@ -103,15 +104,22 @@ MARKED_OTHERWISE = 0.5
 #: Share of a training family's sets whose characters are cut by hand: a carver follows no font file, so strokes come
 #: out heavier or lighter, the character wider or narrower, and every line wavers a little (``Carving``).
 CARVED = 0.6
+#: Share of a training family's sets that print the 5 of characters 伍, as many Chinese and most Japanese sets do: the
+#: formal numeral, written where 五 could be altered. A reader that has seen only 五 takes 伍萬 for 4 of characters.
+FORMAL_FIVE = 0.5
+#: The formal five.
+FIVE_FORMALLY = "伍"
 
 #: Families kept out of training (``--exclude-families`` default of the training commands), for the held-out measure.
 HOLDOUT_FAMILIES: tuple[str, ...] = ("real-wenkai", "real-cwtex")
 
 
 def _trained_on(family: Family) -> Family:
-    """A training family: a share of its sets draw a bird of their own and mark flowers and seasons another way. The
-    held-out families never do, so the crane and the corner marks they keep stay what the held-out measure asks about."""
-    return replace(family, drawn_birds=DRAWN_BIRDS, marked_otherwise=MARKED_OTHERWISE, carved=CARVED)
+    """A training family: a share of its sets draw a bird of their own, mark flowers and seasons another way, cut their
+    characters by hand and print the formal five. The held-out families never do, so the crane and the corner marks
+    they keep stay what the held-out measure asks about."""
+    return replace(family, drawn_birds=DRAWN_BIRDS, marked_otherwise=MARKED_OTHERWISE, carved=CARVED,
+                   formal_five=FORMAL_FIVE)
 
 
 FAMILIES: dict[str, Family] = {
@@ -171,7 +179,8 @@ def missing_family_fonts(family: Family) -> str | None:
 
 def printed_characters(family: Family) -> str:
     """Every Chinese character a family's sets may print (the simplified forms too where its sets use them)."""
-    text = NUMERALS + "萬發中白" + "".join(WINDS.values()) + "".join(BONUS_NAMES.values())
+    text = (NUMERALS + (FIVE_FORMALLY if family.formal_five > 0 else "") + "萬發中白" + "".join(WINDS.values())
+            + "".join(BONUS_NAMES.values()))
     simplified = "".join(SIMPLIFIED.get(c, c) for c in text)
     return simplified if family.simplified >= 1 else text + simplified if family.simplified > 0 else text
 
@@ -251,6 +260,7 @@ class SetDesign:
     simplified: bool
     bonus_marks: str = CORNERS  # how flowers and seasons say which they are: ``CORNERS`` or one of ``OTHER_MARKS``
     carving: Carving = PRINTED  # how the characters (numerals, 萬, winds, dragons) differ from the font
+    formal_five: bool = False  # the 5 of characters printed 伍 (``FORMAL_FIVE``)
 
 
 def design(family: Family, variant: int) -> SetDesign:
@@ -276,6 +286,8 @@ def design(family: Family, variant: int) -> SetDesign:
     cut = np.random.default_rng([variant, 5534])  # and for a hand-cut set's characters
     if cut.random() < family.carved:
         made = replace(made, carving=_carving(cut))
+    if np.random.default_rng([variant, 5535]).random() < family.formal_five:  # and for the formal five
+        made = replace(made, formal_five=True)
     return made
 
 
@@ -747,7 +759,8 @@ def draw_set_face(s: SetDesign, variant: int, code: str, width: int, height: int
     box = (0.1 * W + dx, top + dy, 0.9 * W + dx, 0.93 * H + dy)
     if code[0].isdigit() and code[1] == "C":
         n = int(code[0])
-        _text(ink, (W / 2 + dx, 0.3 * H + dy), NUMERALS[n - 1], font(0.56 * W), _jit(s.numeral_ink, rng), tilt(), s.carving)
+        numeral = FIVE_FORMALLY if n == 5 and s.formal_five else NUMERALS[n - 1]
+        _text(ink, (W / 2 + dx, 0.3 * H + dy), numeral, font(0.56 * W), _jit(s.numeral_ink, rng), tilt(), s.carving)
         _text(ink, (W / 2 + dx, 0.7 * H + dy), printed(s, "萬"), font(0.66 * W), _jit(INK_RED, rng), tilt(), s.carving)
         if s.arabic and not s.corner_index:
             ImageDraw.Draw(ink).text((0.86 * W, 0.1 * H), code[0], font=_latin(int(0.15 * W)), fill=INK_RED + (255,), anchor="mm")
