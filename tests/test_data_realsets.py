@@ -171,13 +171,19 @@ def test_each_way_of_marking_draws_the_same_random_numbers() -> None:
         assert len(states) == 1
 
 
+def choices_drawn_apart(name: str, share: str, choice: str, plain: object, sets: int = 400) -> list[object]:
+    """Each of ``sets`` sets' ``choice``, after checking that every other choice of each set is what it is when the
+    family's ``share`` of sets making it is 0: the choice comes from a random stream of its own."""
+    family = FAMILIES[name]
+    without = replace(family, **{share: 0.0})
+    for v in range(sets):
+        assert replace(design(family, v), **{choice: plain}) == design(without, v)
+    return [getattr(design(family, v), choice) for v in range(sets)]
+
+
 def test_a_set_cutting_its_characters_by_hand_makes_every_other_choice_the_same() -> None:
     """The carving comes from a stream of its own too, so a set's fonts, inks, bird and marks stay as they were."""
-    family = FAMILIES["real-hei"]
-    without = replace(family, carved=0.0)
-    carvings = [design(family, v).carving for v in range(400)]
-    for v in range(400):
-        assert replace(design(family, v), carving=PRINTED) == design(without, v)
+    carvings = choices_drawn_apart("real-hei", "carved", "carving", PRINTED)
     assert 0.5 * 400 < sum(c != PRINTED for c in carvings) < 0.7 * 400  # CARVED 0.6
     assert len({c for c in carvings if c != PRINTED}) == sum(c != PRINTED for c in carvings), "each hand cuts its own way"
 
@@ -210,12 +216,8 @@ def test_a_hand_cut_character_keeps_its_place_and_differs_from_the_font(code: st
 
 def test_a_set_printing_the_formal_five_makes_every_other_choice_the_same() -> None:
     """Whether a set prints 伍 comes from a stream of its own, so its fonts, inks, bird, marks and carving stay as they were."""
-    family = FAMILIES["real-song"]
-    without = replace(family, formal_five=0.0)
-    formal = [design(family, v).formal_five for v in range(400)]
-    for v in range(400):
-        assert replace(design(family, v), formal_five=False) == design(without, v)
-    assert 0.4 * 400 < sum(formal) < 0.6 * 400  # FORMAL_FIVE 0.5
+    formal = choices_drawn_apart("real-song", "formal_five", "formal_five", False)
+    assert 0.4 * 400 < sum(bool(f) for f in formal) < 0.6 * 400  # FORMAL_FIVE 0.5
     assert not any(design(FAMILIES[name], v).formal_five for name in HOLDOUT_FAMILIES for v in range(100))
 
 
