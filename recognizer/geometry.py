@@ -40,16 +40,8 @@ def crop_tile(image: np.ndarray, box: np.ndarray, context: float = CROP_CONTEXT,
     """
     x, y, w, h = (float(v) for v in box)
     cx, cy = x + w / 2 + shift[0] * w, y + h / 2 + shift[1] * h
-    cw, ch = w * context, h * context
-    out_h, out_w = size
     sideways = w > 1.2 * h
-    if sideways:  # the matrices map output pixels to source pixels (WARP_INVERSE_MAP)
-        sx, sy = ch / out_w, cw / out_h
-        m = np.array([[0.0, -sy, cx + cw / 2], [sx, 0.0, cy - ch / 2]])
-    else:
-        sx, sy = cw / out_w, ch / out_h
-        m = np.array([[sx, 0.0, cx - cw / 2], [0.0, sy, cy - ch / 2]])
-    return cv2.warpAffine(image, m, (out_w, out_h), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    return crop_turned(image, (cx, cy, h, w, 90.0) if sideways else (cx, cy, w, h, 0.0), context, size)
 
 
 #: A tile lying askew by at least this many degrees is also read turned upright (``upright_boxes``); less, and its
@@ -125,8 +117,8 @@ def upright_boxes(box: np.ndarray, tilt: float) -> list[tuple[float, float, floa
 
 def crop_turned(image: np.ndarray, turned: tuple[float, float, float, float, float], context: float = CROP_CONTEXT,
                 size: tuple[int, int] = (CROP_H, CROP_W)) -> np.ndarray:
-    """Cut the tile in a turned box (``upright_boxes``) out of an RGB image, turned back to stand up, framed as
-    ``crop_tile`` frames an upright one."""
+    """Cut the tile in a turned box (``upright_boxes``) out of an RGB image, turned back to stand up, its box grown
+    ``context``; ``crop_tile`` is the same cut of an upright box (turned 0, or 90 for a tile lying sideways)."""
     cx, cy, w, h, degrees = turned
     out_h, out_w = size
     a = math.radians(degrees)
