@@ -230,3 +230,43 @@ def test_a_tilted_training_tile_keeps_its_centre_and_its_box_holds_it(degrees: f
         tx, ty = m @ [u, v, 1.0]  # just inside a corner of the tile, turned
         assert out[round(ty), round(tx), 0] > 150, "the tile is turned whole"
         assert box[0] <= tx <= box[0] + box[2] and box[1] <= ty <= box[1] + box[3]
+
+
+def test_second_look_samples_show_small_tiles_at_the_size_the_second_look_reads_them(tmp_path: Path) -> None:
+    """Given a cache that keeps the photos at up to 800 px, a sample drawn as the second look has tiles of 12-28 px
+    (0.5-1.15 of ``detect.SMALL_TILE``) cut from pixels the cache kept, never enlarged; one drawn as the first look
+    has them 0.6-1.6 times their size at the first look's 384 px, as from a cache kept at 384."""
+    from recognizer.detect import SMALL_TILE
+    from recognizer.geometry import DETECT_LONG_SIDE
+    from recognizer.train.prepare import prepare
+    from recognizer.train.train import SECOND_LOOK_SIZES, _load, detector_sample
+
+    prepare([str(SAMPLE)], str(tmp_path), ("train",), det_long_side=800)
+    det = _load(str(tmp_path), "train")["det"]
+    for item in det:
+        h, w = cv2.imdecode(np.frombuffer(item["jpg"], np.uint8), cv2.IMREAD_COLOR).shape[:2]
+        assert item["long_side"] == max(h, w) <= 800
+    assert max(item["long_side"] for item in det) == 800  # the 1280 px scene is kept at 800, not 384
+    assert min(item["long_side"] for item in det) == 686  # the 686 px scene is not enlarged
+    rng = np.random.default_rng(2)
+    for item in det:
+        stored = float(np.median(item["boxes"][:, 2:].min(axis=1)))
+        at_first_look = stored * DETECT_LONG_SIDE / item["long_side"]
+        for _ in range(20):
+            _, boxes = detector_sample(item, rng, second_look=1.0)
+            tile = float(np.median(boxes[:, 2:].min(axis=1)))
+            lo, hi = (SMALL_TILE * share for share in SECOND_LOOK_SIZES)
+            assert lo - 1e-3 <= tile <= hi + 1e-3 or abs(tile - stored) < 1e-3  # or the cache's own pixels, when fewer
+            assert tile <= stored + 1e-3
+            _, boxes = detector_sample(item, rng)
+            tile = float(np.median(boxes[:, 2:].min(axis=1)))
+            assert 0.6 * at_first_look - 1e-3 <= tile <= 1.6 * at_first_look + 1e-3
+    small = dict(det[0])  # a whole table far away: its tiles are under 12 px even in the kept pixels
+    img = cv2.imdecode(np.frombuffer(small["jpg"], np.uint8), cv2.IMREAD_COLOR)
+    shrink = 8.0 / float(np.median(small["boxes"][:, 2:].min(axis=1)))
+    small["jpg"] = cv2.imencode(".jpg", cv2.resize(img, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA))[1].tobytes()
+    small["boxes"] = small["boxes"] * shrink
+    small["long_side"] = round(small["long_side"] * shrink)
+    for _ in range(20):
+        _, boxes = detector_sample(small, rng, second_look=1.0)
+        assert float(np.median(boxes[:, 2:].min(axis=1))) == pytest.approx(8.0, abs=1e-3)

@@ -48,8 +48,8 @@ def _not_a_tile_boxes(rng: random.Random, boxes: np.ndarray, width: int, height:
         h = med_h * rng.uniform(0.6, 1.5)
         x, y = rng.uniform(0, width - w), rng.uniform(0, height - h)
         b = np.array([x, y, w, h])
-        x1 = np.maximum(x, boxes[:, 0]); y1 = np.maximum(y, boxes[:, 1])
-        x2 = np.minimum(x + w, boxes[:, 0] + boxes[:, 2]); y2 = np.minimum(y + h, boxes[:, 1] + boxes[:, 3])
+        x1, y1 = np.maximum(x, boxes[:, 0]), np.maximum(y, boxes[:, 1])
+        x2, y2 = np.minimum(x + w, boxes[:, 0] + boxes[:, 2]), np.minimum(y + h, boxes[:, 1] + boxes[:, 3])
         inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
         if (inter / (w * h)).max() < 0.25:
             out.append(b)
@@ -74,8 +74,12 @@ def false_alarms(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return b[(overlap < FALSE_ALARM_IOU) & inside]
 
 
-def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0, mine: tuple[str, ...] = ()) -> None:
-    """Write OUT/{split}.pkl: detector images (JPEG bytes at detector scale + boxes) and classifier crops.
+def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0, mine: tuple[str, ...] = (),
+            det_long_side: int = DETECT_LONG_SIDE) -> None:
+    """Write OUT/{split}.pkl: detector images (JPEG bytes at ``det_long_side``, never scaled up, + boxes) and classifier crops.
+
+    A ``det_long_side`` above the detector's first look keeps the pixels its second look sees (up to
+    ``detect.MAX_LONG_SIDE``), so a detector can be trained on small tiles at the scale it reads them.
 
     For the datasets in ``mine`` the detector's false alarms (``false_alarms``) are cut as not-a-tile crops too:
     they teach the classifier the clutter the detector takes for tiles. Only datasets whose every tile is
@@ -97,10 +101,15 @@ def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: in
                 h, w = rgb.shape[:2]
                 boxes = np.array([t.bbox for t in im.tiles], dtype=np.float32).reshape(-1, 4)
                 codes = [CLASSES.index(t.code) for t in im.tiles]
-                s = DETECT_LONG_SIDE / max(h, w)
+                s = det_long_side / max(h, w)
+                if det_long_side > DETECT_LONG_SIDE:
+                    s = min(s, 1.0)
                 small = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-                ok, jpg = cv2.imencode(".jpg", cv2.cvtColor(small, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
-                det.append({"jpg": jpg.tobytes(), "boxes": boxes * s, "source": im.source or d, "style": im.style})
+                _, jpg = cv2.imencode(".jpg", cv2.cvtColor(small, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
+                item = {"jpg": jpg.tobytes(), "boxes": boxes * s, "source": im.source or d, "style": im.style}
+                if det_long_side != DETECT_LONG_SIDE:
+                    item["long_side"] = max(small.shape[:2])
+                det.append(item)
                 for b, c in zip(boxes, codes):
                     crops.append(crop_tile(rgb, b, CACHE_CONTEXT, CACHE_SIZE))
                     labels.append(c)

@@ -28,7 +28,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from recognizer.geometry import CROP_H, CROP_W, STRIDE, to_input
+from recognizer.detect import SMALL_TILE
+from recognizer.geometry import CROP_H, CROP_W, DETECT_LONG_SIDE, STRIDE, to_input
 from recognizer.labels import CLASSES
 from recognizer.train.augment import photometric
 from recognizer.train.checkpoint import Checkpoint, start
@@ -255,11 +256,26 @@ def _gaussian(hm: np.ndarray, cx: float, cy: float, sx: float, sy: float) -> Non
     hm[y0:y1, x0:x1] = np.maximum(hm[y0:y1, x0:x1], g)
 
 
-def detector_sample(item: dict, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """One augmented DET_CROP square and its boxes (x, y, w, h) in crop pixels."""
+#: The tile sizes (short side, as a share of ``detect.SMALL_TILE``) a sample drawn as the second look sees it spans:
+#: a tile the second look scales to 24 px, or one it leaves smaller because the look stops at ``detect.MAX_LONG_SIDE``.
+SECOND_LOOK_SIZES = (0.5, 1.15)
+
+
+def detector_sample(item: dict, rng: np.random.Generator, second_look: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """One augmented DET_CROP square and its boxes (x, y, w, h) in crop pixels.
+
+    Most samples are the photo at the first look's scale (0.6-1.6 times it). A ``second_look`` share of them are
+    scaled as the second look scales a photo of small tiles (``detect.second_look``), from the pixels the cache
+    keeps (``prepare --det-long-side``): without them the detector learnt those tiles only from blurred enlargements.
+    """
     img = cv2.cvtColor(cv2.imdecode(np.frombuffer(item["jpg"], np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
     boxes = item["boxes"].copy()
-    s = math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
+    first_look = DETECT_LONG_SIDE / item.get("long_side", DETECT_LONG_SIDE)
+    if second_look and len(boxes) and rng.random() < second_look:
+        tile = float(np.median(boxes[:, 2:].min(axis=1)))
+        s = min(1.0, SMALL_TILE * math.exp(rng.uniform(*np.log(SECOND_LOOK_SIZES))) / max(tile, 1.0))
+    else:
+        s = first_look * math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
     img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
     boxes *= s
     if rng.random() < 0.5:
@@ -320,8 +336,9 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int = 0, init: str | None = None,
-                   grid_p: float = 0.0, lr: float = 2e-3, init_onnx: str | None = None) -> None:
-    """Train (or, from ``init`` / ``init_onnx``, fine-tune) the detector; ``grid_p`` of the samples are grid scenes on paper."""
+                   grid_p: float = 0.0, lr: float = 2e-3, init_onnx: str | None = None, second_look: float = 0.0) -> None:
+    """Train (or, from ``init`` / ``init_onnx``, fine-tune) the detector; ``grid_p`` of the samples are grid scenes on
+    paper, ``second_look`` of the others are scaled as the second look scales small tiles (``detector_sample``)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     tr = _load(cache, "train")
@@ -341,7 +358,7 @@ def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int =
             if rng.random() < grid_p:
                 img, boxes = grid_scene(tr["crops"], tr["labels"], nt, DET_CROP, rng)
             else:
-                img, boxes = detector_sample(det[i], rng)
+                img, boxes = detector_sample(det[i], rng, second_look)
             hm, reg, mask = detector_targets(boxes)
             imgs.append(img)
             hms.append(hm)
@@ -375,9 +392,13 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0,
-                    help="seed of the classifier run's draws (a run continued from another's weights wants a new one)")
+                    help="seed of the run's draws (a run continued from another's weights wants a new one)")
     ap.add_argument("--init", help="detector weights to fine-tune from")
     ap.add_argument("--grids", type=float, default=0.0, help="share of detector samples drawn as tile grids on paper")
+    ap.add_argument("--second-look", type=float, default=0.0,
+                    help="share of detector samples scaled as the second look scales small tiles (a cache made with --det-long-side)")
+    ap.add_argument("--det-long-side", type=int, default=DETECT_LONG_SIDE,
+                    help="prepare: long side the detector images are kept at (never scaled up above the first look's)")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--leo-weight", type=float, default=LEO_WEIGHT, help="how much more often a leo photo's tile is drawn")
     ap.add_argument("--grey", type=float, default=GREY, help="chance of turning a crop grey")
@@ -395,11 +416,14 @@ def main() -> None:
                     help="share of on-the-fly tile crops that are flowers and seasons (default 8/43)")
     ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
     args = ap.parse_args()
-    shares = {"--grids": args.grids, "--grey": args.grey, "--channel-shuffle": args.channel_shuffle, "--real-share": args.real_share,
+    shares = {"--grids": args.grids, "--second-look": args.second_look,
+              "--grey": args.grey, "--channel-shuffle": args.channel_shuffle, "--real-share": args.real_share,
               "--quarter-turn": args.quarter_turn, "--half-turn": args.half_turn, "--bonus-share": args.bonus_share}
     for flag, share in shares.items():
         if share is not None and not 0.0 <= share <= 1.0:
             ap.error(f"{flag} is a share between 0 and 1, not {share}")
+    if args.det_long_side < DETECT_LONG_SIDE:
+        ap.error(f"--det-long-side is at least the detector's first look, {DETECT_LONG_SIDE} px, not {args.det_long_side}")
     if not 0.0 <= args.tilt <= 45.0:
         ap.error(f"--tilt is a largest tilt in degrees between 0 and 45 (beyond, a tile lies more sideways than upright), not {args.tilt}")
     if args.what != "prepare":
@@ -417,7 +441,7 @@ def main() -> None:
     if args.what == "prepare":
         if stray := [d for d in args.mine if d not in args.data]:
             ap.error(f"--mine {' '.join(stray)}: not among --data (a mined dataset is prepared like the others)")
-        prepare(args.data, args.cache, ("train", "val", "test"), mine=tuple(args.mine))
+        prepare(args.data, args.cache, ("train", "val", "test"), mine=tuple(args.mine), det_long_side=args.det_long_side)
     elif args.what == "classifier":
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
                          CHANNEL_SHUFFLE=args.channel_shuffle, GREY=args.grey, HALF_TURN=args.half_turn,
@@ -430,7 +454,8 @@ def main() -> None:
                          real_share=args.real_share, families=family_names(args.families), resume=args.resume,
                          checkpoint_every=args.checkpoint_every, stop_at=args.stop_at)
     else:
-        train_detector(args.cache, args.steps, args.out, init=args.init, grid_p=args.grids, lr=args.lr, init_onnx=args.init_onnx)
+        train_detector(args.cache, args.steps, args.out, seed=args.seed, init=args.init, grid_p=args.grids, lr=args.lr,
+                       init_onnx=args.init_onnx, second_look=args.second_look)
 
 
 if __name__ == "__main__":
