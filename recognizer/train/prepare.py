@@ -76,10 +76,11 @@ def false_alarms(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
 
 def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0, mine: tuple[str, ...] = (),
             det_long_side: int = DETECT_LONG_SIDE) -> None:
-    """Write OUT/{split}.pkl: detector images (JPEG bytes at ``det_long_side``, never scaled up, + boxes) and classifier crops.
+    """Write OUT/{split}.pkl: detector images (JPEG bytes with a ``det_long_side`` long side + boxes) and classifier crops.
 
     A ``det_long_side`` above the detector's first look keeps the pixels its second look sees (up to
-    ``detect.MAX_LONG_SIDE``), so a detector can be trained on small tiles at the scale it reads them.
+    ``detect.MAX_LONG_SIDE``; a smaller photo is kept as it is, not enlarged), so a detector can be trained on small
+    tiles at the scale it reads them. At the first look's own long side every photo is scaled to it, as before.
 
     For the datasets in ``mine`` the detector's false alarms (``false_alarms``) are cut as not-a-tile crops too:
     they teach the classifier the clutter the detector takes for tiles. Only datasets whose every tile is
