@@ -250,10 +250,9 @@ def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | No
         probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
         tilts = None
     else:
-        if tilts is None and reframe:
-            tilts = tilts_of(rgb, boxes)
         if reframe:
             probs = read_again_where_unsure(rgb, boxes, probs, model)
+            tilts = tilts_of(rgb, boxes) if tilts is None else tilts
         if tilts is not None:
             probs = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, boxes, tilts, probs, (CROP_H, CROP_W))
     return read_flowers_and_seasons(rgb, boxes, probs, which_only=tileset is not None, tilts=tilts)

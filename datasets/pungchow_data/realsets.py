@@ -311,22 +311,23 @@ def _jit(ink: RGB, rng: np.random.Generator, amount: int = 14) -> RGB:
 def _text(layer: Image.Image, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, ink: RGB, angle: float = 0.0,
           carving: Carving = PRINTED) -> None:
     """Text centred at ``xy``, turned by ``angle`` degrees (a brush numeral is never perfectly upright), cut as ``carving`` says."""
-    if carving != PRINTED:
-        _carved_text(layer, xy, text, font, ink, angle, carving)
-        return
-    if abs(angle) < 0.5:
+    if carving == PRINTED and abs(angle) < 0.5:
         ImageDraw.Draw(layer).text(xy, text, font=font, fill=ink + (255,), anchor="mm")
         return
-    size = int(font.size * 1.6)
-    tmp = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    ImageDraw.Draw(tmp).text((size / 2, size / 2), text, font=font, fill=ink + (255,), anchor="mm")
-    tmp = tmp.rotate(angle, resample=Image.BICUBIC)
-    layer.alpha_composite(tmp, (int(xy[0] - size / 2), int(xy[1] - size / 2)))
+    if carving == PRINTED:
+        size = int(font.size * 1.6)
+        tmp = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+        ImageDraw.Draw(tmp).text((size / 2, size / 2), text, font=font, fill=ink + (255,), anchor="mm")
+    else:
+        tmp = _carved_glyph(xy, text, font, ink, carving)
+    if abs(angle) >= 0.5:
+        tmp = tmp.rotate(angle, resample=Image.Resampling.BICUBIC)
+    layer.alpha_composite(tmp, (int(xy[0] - tmp.width / 2), int(xy[1] - tmp.height / 2)))
 
 
-def _carved_text(layer: Image.Image, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, ink: RGB, angle: float,
-                 carving: Carving) -> None:
-    """``_text`` for a hand-cut character. The waver is fixed by the character and its place, so a tile draws alike every time."""
+def _carved_glyph(xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, ink: RGB, carving: Carving) -> Image.Image:
+    """A hand-cut character on a square of its own, for ``_text`` to turn and place. The waver is fixed by the character
+    and its place, so a tile draws alike every time."""
     size = int(font.size * 1.8)
     glyph = Image.new("L", (size, size), 0)
     ImageDraw.Draw(glyph).text((size / 2, size / 2), text, font=font, fill=255, anchor="mm")
@@ -343,9 +344,7 @@ def _carved_text(layer: Image.Image, xy: tuple[float, float], text: str, font: I
     a = cv2.remap(a, sx, yy + shift[1], cv2.INTER_LINEAR, borderValue=0.0)
     tmp = Image.new("RGBA", (size, size), ink + (0,))
     tmp.putalpha(Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)))
-    if abs(angle) >= 0.5:
-        tmp = tmp.rotate(angle, resample=Image.Resampling.BICUBIC)
-    layer.alpha_composite(tmp, (int(xy[0] - size / 2), int(xy[1] - size / 2)))
+    return tmp
 
 
 def _ellipse(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, **kw: object) -> None:
