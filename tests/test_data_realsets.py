@@ -269,14 +269,20 @@ def test_the_default_styles_are_the_classic_ones() -> None:
 
 
 def test_missing_family_fonts_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Given none of a family's fonts, one line names its packages; given no DejaVu either (a bare machine), one line
+    names that package first, since every family draws its Latin indices with it."""
     from pungchow_data import realsets
 
     monkeypatch.setattr(realsets, "_fontconfig_files", lambda: {})
     monkeypatch.setattr(realsets, "FONT_FILES", {k: ("/nonexistent/" + k, p, i) for k, (_, p, i) in realsets.FONT_FILES.items()})
+    monkeypatch.setattr(realsets, "_latin_file", lambda: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
     message = missing_family_fonts(FAMILIES["real-wenkai"])
     assert message is not None and "\n" not in message and "fonts-lxgw-wenkai" in message
     with pytest.raises(PungChowError, match="install"):
         resolve_styles(["real-wenkai"])
+    monkeypatch.setattr(realsets, "_latin_file", lambda: None)
+    message = missing_family_fonts(FAMILIES["real-wenkai"])
+    assert message is not None and "\n" not in message and "fonts-dejavu-core" in message
 
 
 @needs_fonts
