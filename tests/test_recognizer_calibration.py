@@ -77,10 +77,10 @@ def test_1922_set_reads_larger_tiles_beside_printed_text(scale: float, found_at_
     """Illustration 2's tiles are 29 px wide, the calibration photo's 43: here 47 and 65 px, with captions all round.
 
     Measured with the classifier real15 + real16 + real17 averaged, the det7 + det9 detector (second look up to 800 px)
-    and the bonus8 reader, tiles askew read upright too: 1.6x 138 found, 136 right; 2.2x 142 found, 140 right; without
-    the set 82 and 89 right. The det7 detector: 1.6x 135 found, 129 right; 2.2x 142 and 140; without the set 82 and 86
-    (real17 alone: 130 and 139, without the set 81 and 85). real15 + real16: 129 and 140, without
-    the set 80 and 84 (real15: 81 and 84, real16: 76 and 85). real11: 128 and 140, without the set 80 and 83 (real13:
+    and the bonus8 + bonus9 reader (bonus8 alone: the same), tiles askew read upright too: 1.6x 138 found, 136 right;
+    2.2x 142 found, 140 right; without the set 82 and 89 right. The det7 detector: 1.6x 135 found, 129 right; 2.2x 142
+    and 140; without the set 82 and 86 (real17 alone: 130 and 139, without the set 81 and 85). real15 + real16: 129 and
+    140, without the set 80 and 84 (real15: 81 and 84, real16: 76 and 85). real11: 128 and 140, without the set 80 and 83 (real13:
     74 and 82). real12, and real11 + real12 averaged: 138 at 2.2x (two of the set's red and green dragons swapped).
     real9 + real10: 128 and 140, without the set 79 and 86; real5: 135/128 and 143/141, without the set 79 and 84;
     real3: 129 and 141 with the set, 140 at 2.2x before the reader's say after a set depended on its seeing a flower
