@@ -45,7 +45,7 @@ def peer_runner():  # type: ignore[no-untyped-def]
     except ImportError:
         sys.exit("the peer is not installed: pip install mahjong-detector==0.0.6 (for this bench only)")
 
-    def run(path: Path) -> tuple[np.ndarray, list[str], np.ndarray]:
+    def run(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, list[str], np.ndarray]:
         img, padding = preprocess_image(Image.open(path))
         dets = predict(img, padding)
         boxes = np.array([[d.x1, d.y1, d.x2 - d.x1, d.y2 - d.y1] for d in dets], np.float32).reshape(-1, 4)
@@ -54,9 +54,11 @@ def peer_runner():  # type: ignore[no-untyped-def]
     return run
 
 
-def ours(path: Path) -> tuple[np.ndarray, list[str], np.ndarray]:
-    d = recognize(path).detections
-    return d.boxes, [d.code(i) for i in range(len(d))], d.scores
+def ours(path: Path, size: tuple[int, int]) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """Our boxes in the pixels of the labelled photo (``size``), as the peer's are: a big photo is read smaller."""
+    res = recognize(path)
+    d = res.detections
+    return res.boxes_at(*size), [d.code(i) for i in range(len(d))], d.scores
 
 
 def make_12mp(source: Path, out: Path) -> int:
@@ -121,9 +123,9 @@ def main() -> int:
         gt_boxes = np.array([t.bbox for t in im.tiles], np.float32).reshape(-1, 4)
         gt_codes = [t.code for t in im.tiles]
         for name, run in runners.items():
-            run(path)  # warm: model load and first-call costs are not per-photo latency
+            run(path, (im.width, im.height))  # warm: model load and first-call costs are not per-photo latency
             t0 = time.perf_counter()
-            boxes, codes, scores = run(path)
+            boxes, codes, scores = run(path, (im.width, im.height))
             tallies[name].latency_ms.append((time.perf_counter() - t0) * 1000)
             tallies[name].add(gt_boxes, gt_codes, boxes, codes, scores)
     rows = [("precision", "precision"), ("recall", "recall"), ("F1", "f1"), ("photos all right", "images_all_right")]

@@ -101,7 +101,8 @@ def same_hand(ours: Hand, truth: dict[str, Any], winning_set_apart: bool) -> boo
 
 def evaluate(dataset: "str | Path", split: str | None = None, tileset: str | None = None, limit: int | None = None,
              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Run the recognizer on every image of ``dataset`` (one split, or all) and tally."""
+    """Run the recognizer on every image of ``dataset`` (one split, or all) and tally; the boxes are matched in the
+    labels' pixels, whatever size the photo was read at."""
     from recognizer.pipeline import recognize
     from recognizer.tileset import load_tileset
 
@@ -118,7 +119,7 @@ def evaluate(dataset: "str | Path", split: str | None = None, tileset: str | Non
         tally.latency_ms.append((time.perf_counter() - t0) * 1000)
         d = res.detections
         gt_boxes = np.array([t.bbox for t in im.tiles], np.float32).reshape(-1, 4)
-        tally.add(gt_boxes, [t.code for t in im.tiles], d.boxes, [d.code(i) for i in range(len(d))], d.scores)
+        tally.add(gt_boxes, [t.code for t in im.tiles], res.boxes_at(im.width, im.height), [d.code(i) for i in range(len(d))], d.scores)
         if im.hand and not im.hands:
             tally.hands += 1
             tally.hands_right += same_hand(res.hand, im.hand, any(g.kind == GroupKind.WINNING for g in im.groups))

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from recognizer.detections import Detections
 from recognizer.group import Group, GroupKind
 from recognizer.labels import CLASSES
@@ -26,10 +28,21 @@ class Recognition:
     groups: list[Group]
     hand: Hand
     problems: list[str]
+    #: (width, height) of the photo as read: a big JPEG is decoded smaller (``image.load_photo``), and the boxes are
+    #: in these pixels.
     size: tuple[int, int]
     timings_ms: dict[str, float]
     #: Degrees anticlockwise the photo was turned to be read level (0: read as taken); rows run across it that way.
     turned: float = 0.0
+
+    def boxes_at(self, width: int, height: int) -> np.ndarray:
+        """The boxes (x, y, w, h) in the pixels of the photo stored ``width`` x ``height``, as its labels or a
+        drawing on it count them: a phone's 12 MP photo is read at about a 1000 px long side."""
+        if width <= 0 or height <= 0 or self.size[0] <= 0 or self.size[1] <= 0:
+            return self.detections.boxes
+        scale = np.array([width / self.size[0], height / self.size[1]] * 2, np.float32)
+        out: np.ndarray = self.detections.boxes * scale
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {

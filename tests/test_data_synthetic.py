@@ -142,6 +142,23 @@ def test_mix_bodies_recolours_about_that_share_and_is_reproducible(tmp_path: Pat
     assert "--mix-bodies must be a share between 0 and 1" in capsys.readouterr().err
 
 
+def test_a_scaled_render_is_the_same_scene_larger(tmp_path: Path) -> None:
+    """--scale 3 draws the photos a phone takes before an app downsizes them: the same tiles in the same places, three
+    times the pixels; scale 1 keeps the old bytes."""
+    a, _ = generate(GenerateConfig(tmp_path / "a", count=2, seed=5, workers=1, styles=("hk-sans",)))
+    b, _ = generate(GenerateConfig(tmp_path / "b", count=2, seed=5, workers=1, styles=("hk-sans",), scale=1.0))
+    big, _ = generate(GenerateConfig(tmp_path / "big", count=2, seed=5, workers=1, styles=("hk-sans",), scale=3.0))
+    assert (tmp_path / "a/images/000001.jpg").read_bytes() == (tmp_path / "b/images/000001.jpg").read_bytes()
+    small_ds, big_ds = load_dataset(a.parent), load_dataset(big.parent)
+    for small_im, big_im in zip(small_ds.images, big_ds.images):
+        assert (big_im.width, big_im.height) == (3 * small_im.width, 3 * small_im.height)
+        assert cv2.imread(str(big_ds.image_path(big_im))).shape[:2] == (big_im.height, big_im.width)
+        assert [t.code for t in big_im.tiles] == [t.code for t in small_im.tiles]
+        small_boxes = np.array([t.bbox for t in small_im.tiles]) * 3
+        assert np.abs(np.array([t.bbox for t in big_im.tiles]) - small_boxes).max() < 4.0
+    assert "--scale 3" in json.loads(big.read_text())["info"]["command"]
+
+
 def test_every_class_and_face_down_in_a_default_batch() -> None:
     """Every code (XX included) shows in the first 300 layouts of the default seed."""
     seen: Counter[str] = Counter()

@@ -14,6 +14,9 @@ from pathlib import Path
 from pungchow.argtypes import check_dataset_out, check_image_out, positive_int
 from scoring.errors import PungChowError
 
+#: ``generate --scale`` bounds: 1 draws photos as an app downsized them, 5 a 40 MP photo of the largest kind.
+MIN_SCALE, MAX_SCALE = 1.0, 5.0
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     from pungchow_data.faces import HOLDOUT_STYLES, STYLES
@@ -42,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     gen.add_argument("--workers", type=positive_int, default=2, help="processes to render with (default 2)")
     gen.add_argument("--mix-bodies", type=float, default=0.0, metavar="SHARE",
                      help="share of scenes (0-1) whose tiles get random back, face and ink colours (default 0)")
+    gen.add_argument("--scale", type=float, default=1.0, metavar="TIMES",
+                     help=f"draw every photo this many times larger, {MIN_SCALE:g}-{MAX_SCALE:g} (default 1: photos an app has "
+                          "downsized; 4.2: as a 12 MP phone takes them)")
     gen.set_defaults(func=_generate)
 
     leo = sub.add_parser("import-leo", help="import the leo-mahjong-v5 photos, un-stretched to 16:9 and split by scene")
@@ -79,6 +85,8 @@ def _generate(args: argparse.Namespace) -> int:
     check_dataset_out(args.out)
     if not 0.0 <= args.mix_bodies <= 1.0:
         raise PungChowError(f"--mix-bodies must be a share between 0 and 1, not {args.mix_bodies}")
+    if not MIN_SCALE <= args.scale <= MAX_SCALE:
+        raise PungChowError(f"--scale must be between {MIN_SCALE:g} and {MAX_SCALE:g} (4.2 draws a 12 MP photo), not {args.scale:g}")
     from pungchow_data.realsets import HOLDOUT_FAMILIES, family_names
 
     exclude = list(args.exclude_styles) + (list(HOLDOUT_STYLES) if args.holdout_styles else [])
@@ -91,7 +99,7 @@ def _generate(args: argparse.Namespace) -> int:
         include = (include or []) + [f for f in families if f not in (include or [])]
     styles = tuple(s.name for s in resolve_styles(include, exclude))
     config = GenerateConfig(out=args.out, count=args.count, seed=args.seed, styles=styles, split=args.split,
-                            workers=max(1, args.workers), mix_bodies=args.mix_bodies)
+                            workers=max(1, args.workers), mix_bodies=args.mix_bodies, scale=args.scale)
 
     def progress(done: int, total: int) -> None:
         if done == total or done % 100 == 0:

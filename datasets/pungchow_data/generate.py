@@ -37,6 +37,7 @@ class GenerateConfig:
     val_share: float = 0.1
     test_share: float = 0.1
     mix_bodies: float = 0.0  # share of scenes whose tiles get random back, face and ink colours
+    scale: float = 1.0  # every photo this many times larger (``scene.render_scene``); 1 keeps the old bytes
 
 
 def split_of(seed: int, index: int, val_share: float, test_share: float) -> str:
@@ -45,8 +46,8 @@ def split_of(seed: int, index: int, val_share: float, test_share: float) -> str:
     return "val" if u < val_share else "test" if u < val_share + test_share else "train"
 
 
-def _render_one(job: tuple[int, int, tuple[TileStyle, ...], str, float]) -> tuple[int, ImageRecord]:
-    seed, index, styles, out, mix_bodies = job
+def _render_one(job: tuple[int, int, tuple[TileStyle, ...], str, float, float]) -> tuple[int, ImageRecord]:
+    seed, index, styles, out, mix_bodies, scale = job
     rng = np.random.default_rng([seed, index])
     style = styles[int(rng.integers(len(styles)))]
     if style.family:  # every scene of a real-set family shows another set of it (its own stream: old bytes kept)
@@ -55,7 +56,7 @@ def _render_one(job: tuple[int, int, tuple[TileStyle, ...], str, float]) -> tupl
         body_rng = np.random.default_rng([seed, index, 11])  # its own stream: mix 0 keeps the old bytes
         if body_rng.random() < mix_bodies:
             style = recoloured(style, body_rng)
-    scene = render_scene(rng, style, scene_id=f"synth-{seed}-{index:06d}")
+    scene = render_scene(rng, style, scene_id=f"synth-{seed}-{index:06d}", scale=scale)
     ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
     if not ok:
         raise RuntimeError(f"could not encode scene {index}")
@@ -71,7 +72,7 @@ def generate(config: GenerateConfig, progress: Callable[[int, int], None] | None
     styles = tuple(resolve_styles(list(config.styles) or None))
     out = Path(config.out)
     (out / IMAGES_DIR).mkdir(parents=True, exist_ok=True)
-    jobs = [(config.seed, i, styles, str(out), config.mix_bodies) for i in range(config.count)]
+    jobs = [(config.seed, i, styles, str(out), config.mix_bodies, config.scale) for i in range(config.count)]
     records: list[ImageRecord | None] = [None] * config.count
     if config.workers > 1 and config.count > 1:
         ctx = mp.get_context("fork")
@@ -102,7 +103,8 @@ def generate(config: GenerateConfig, progress: Callable[[int, int], None] | None
         "command": f"pungchow data generate {out} --count {config.count} --seed {config.seed}"
         + (f" --styles {' '.join(s.name for s in styles)}" if config.styles else "")
         + (f" --split {config.split}" if config.split else "")
-        + (f" --mix-bodies {config.mix_bodies}" if config.mix_bodies else ""),
+        + (f" --mix-bodies {config.mix_bodies}" if config.mix_bodies else "")
+        + (f" --scale {config.scale:g}" if config.scale != 1.0 else ""),
     }
     path = write_annotations(out, final, info, synthetic_licenses([s.name for s in styles]))
     return path, time.perf_counter() - start

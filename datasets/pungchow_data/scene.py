@@ -545,14 +545,18 @@ class RenderedScene:
     jpeg_quality: int
 
 
-def render_scene(rng: np.random.Generator, style: TileStyle, scene_id: str, photo_effects: bool = True) -> RenderedScene:
+def render_scene(rng: np.random.Generator, style: TileStyle, scene_id: str, photo_effects: bool = True,
+                 scale: float = 1.0) -> RenderedScene:
     """Draw a whole photo: table, shadows, tiles far to near, camera effects; label every tile.
 
-    ``photo_effects=False`` skips light, blur, noise and low resolution (tests compare faces).
+    ``photo_effects=False`` skips light, blur, noise and low resolution (tests compare faces). ``scale`` draws the same
+    scene that many times larger: ``IMAGE_SIZES`` are photos an app has downsized, 4.2 gives a 12 MP phone's own photo,
+    whose blur, noise and JPEG blocks are as many pixels but a quarter as wide a share of a tile.
     """
     layout, cfg = random_layout(rng, style)
     idx = rng.choice(len(IMAGE_SIZES), p=IMAGE_SIZE_P)
-    W, H = IMAGE_SIZES[idx]
+    W, H = (int(side * scale) // 2 * 2 for side in IMAGE_SIZES[idx])
+    min_tile_px, max_side = MIN_TILE_PX * scale, MAX_SIDE * scale
     corners = np.concatenate([np.concatenate([b.face_corners(), b.back_corners()]) for b in layout.bodies])
     lo, hi = corners.min(0), corners.max(0)
     target = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, 0.0])
@@ -561,8 +565,8 @@ def render_scene(rng: np.random.Generator, style: TileStyle, scene_id: str, phot
     fit_rng = np.random.default_rng(rng.integers(2**32))
     _fit_camera(camera, corners, (W, H), cfg, np.random.default_rng(fit_rng.integers(2**32)))
     tile_px = float(np.median([np.linalg.norm(np.diff(camera.project(b.face_corners()[:2]), axis=0)) for b in layout.bodies]))
-    if tile_px < MIN_TILE_PX:
-        grow = min(MIN_TILE_PX / tile_px, MAX_SIDE / max(W, H))
+    if tile_px < min_tile_px:
+        grow = min(min_tile_px / tile_px, max_side / max(W, H))
         W, H = int(W * grow) // 2 * 2, int(H * grow) // 2 * 2
         _fit_camera(camera, corners, (W, H), cfg, np.random.default_rng(fit_rng.integers(2**32)))
 
