@@ -14,7 +14,7 @@ from pathlib import Path
 from pungchow.argtypes import check_dataset_out, check_image_out, positive_int
 from scoring.errors import PungChowError
 
-#: ``generate --scale`` bounds: 1 draws photos as an app downsized them, 5 a 40 MP photo of the largest kind.
+#: ``generate --scale`` bounds: 1 draws photos as an app downsized them (640-1600 px long), 5 up to 8000 px long.
 MIN_SCALE, MAX_SCALE = 1.0, 5.0
 
 

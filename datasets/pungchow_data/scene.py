@@ -551,7 +551,7 @@ def render_scene(rng: np.random.Generator, style: TileStyle, scene_id: str, phot
 
     ``photo_effects=False`` skips light, blur, noise and low resolution (tests compare faces). ``scale`` draws the same
     scene that many times larger: ``IMAGE_SIZES`` are photos an app has downsized, 4.2 gives a 12 MP phone's own photo,
-    whose blur, noise and JPEG blocks are as many pixels but a quarter as wide a share of a tile.
+    whose blur, noise and JPEG blocks, as many pixels as at scale 1, are that many times smaller beside its tiles.
     """
     layout, cfg = random_layout(rng, style)
     idx = rng.choice(len(IMAGE_SIZES), p=IMAGE_SIZE_P)
