@@ -34,6 +34,8 @@ class Recognition:
     timings_ms: dict[str, float]
     #: Degrees anticlockwise the photo was turned to be read level (0: read as taken); rows run across it that way.
     turned: float = 0.0
+    #: The photo's own (width, height), upright, when it is bigger than ``size``; None: as read.
+    photo_size: tuple[int, int] | None = None
 
     def boxes_at(self, width: int, height: int) -> np.ndarray:
         """The boxes (x, y, w, h) in the pixels of the photo stored ``width`` x ``height``, as its labels or a
@@ -45,9 +47,13 @@ class Recognition:
         return out
 
     def to_json(self) -> dict[str, Any]:
+        """The record of the reading; its boxes are in the photo's own pixels (``image``), whatever size it was read at
+        (``read_at``)."""
+        width, height = self.photo_size or self.size
         return {
-            "image": {"width": self.size[0], "height": self.size[1]},
-            "tiles": self.detections.tile_dicts(),
+            "image": {"width": width, "height": height},
+            "read_at": {"width": self.size[0], "height": self.size[1]},
+            "tiles": self.detections.with_(boxes=self.boxes_at(width, height)).tile_dicts(),
             "groups": [{"id": g.id, "kind": g.kind.value, "tiles": list(g.members), "concealed": g.concealed, "in_hand": g.in_hand} for g in self.groups],
             "hand": self.hand.to_dict(),
             "notation": str(self.hand),

@@ -30,6 +30,11 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
 
     Raises BadPhotoError with a reason for empty, truncated, non-image and oversized input.
     """
+    return load_photo_sized(source)[0]
+
+
+def load_photo_sized(source: "str | Path | bytes") -> tuple[np.ndarray, tuple[int, int]]:
+    """``load_photo``'s pixels and the photo's own (width, height), upright: a big JPEG is read smaller than it is."""
     name = "the photo" if isinstance(source, bytes) else str(source)
     if isinstance(source, bytes):
         data = source
@@ -63,7 +68,7 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
     if max(h, w) > 2 * WORK_LONG_SIDE:
         s = WORK_LONG_SIDE / max(h, w)
         rgb = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-    return rgb
+    return rgb, ((height, width) if exif_orientation(orientation) >= 5 else (width, height))
 
 
 def _orientation_tag(im: Image.Image) -> object:

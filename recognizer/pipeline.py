@@ -15,7 +15,7 @@ from recognizer.detect import detect, other_looks
 from recognizer.errors import BadPhotoError
 from recognizer.group import group
 from recognizer.hand import Recognition, build_hand
-from recognizer.image import load_photo
+from recognizer.image import load_photo, load_photo_sized
 from recognizer.level import read_level
 from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
 
@@ -37,7 +37,7 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
         t = now
 
     ts = load_tileset(tileset) if isinstance(tileset, str) else tileset
-    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
+    rgb, photo_size = (photo, None) if isinstance(photo, np.ndarray) else load_photo_sized(photo)
     lap("load")
     notes: list[str] = []
     size = (rgb.shape[1], rgb.shape[0])
@@ -64,7 +64,8 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     lap("hand")
     if len(dets) == 0:
         problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
-    return Recognition(dets, groups, hand, problems, size, times, levelled.degrees if levelled is not None else 0.0)
+    return Recognition(dets, groups, hand, problems, size, times, levelled.degrees if levelled is not None else 0.0,
+                       photo_size if photo_size != size else None)
 
 
 def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None) -> "Suggestion | None":

@@ -217,3 +217,35 @@ def test_held_out_sets_at_a_phones_full_size_read_their_flowers_and_seasons(tmp_
     (f1_small, bonus_small), (f1_full, bonus_full) = read[1.0], read[4.2]
     assert f1_full >= 0.95 and bonus_full >= 13 / 15, read
     assert f1_full >= f1_small and bonus_full >= bonus_small, read
+
+
+def test_the_json_of_a_big_photo_gives_its_boxes_in_the_photos_own_pixels(tmp_path: Path) -> None:
+    """A photo over 2000 px is read at half size or less; `--json` still gives each box in the photo's own pixels (its
+    `image`), as anyone drawing on the photo or checking labels counts them, and says the size it was read at. Stored
+    sideways with an EXIF turn, the size is the upright photo's. The page and `--overlay` draw on the photo as read:
+    read back for that size, the boxes are the reader's own."""
+    from PIL import Image
+
+    from webapp.recognition import review_from_result
+
+    name = "synth-000042.jpg"
+    bgr = cv2.imread(str(PHOTOS / name))
+    big = tmp_path / "big.jpg"
+    cv2.imwrite(str(big), cv2.resize(bgr, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_JPEG_QUALITY, 95])
+    small, result = recognize(PHOTOS / name), recognize(big)
+    out = result.to_json()
+    assert out["image"] == {"width": 2560, "height": 1920} and out["read_at"] == {"width": 1280, "height": 960}
+    boxes = np.array([t["box"] for t in out["tiles"]], np.float32)
+    iou = iou_matrix(small.detections.boxes * 4, boxes)
+    assert len(boxes) == len(small.detections) and (iou.max(axis=1) >= 0.8).all()
+    drawn = review_from_result(out, result.size)
+    reader = sorted((x, y, x + w, y + h) for x, y, w, h in result.detections.boxes.tolist())
+    assert np.allclose(sorted(t.box for t in drawn.tiles if t.box is not None), reader, atol=1.0)
+    assert review_from_result(small.to_json(), small.size).tiles == review_from_result(small.to_json()).tiles
+
+    sideways = tmp_path / "sideways.jpg"
+    im = Image.open(big).transpose(Image.Transpose.ROTATE_90)
+    exif = im.getexif()
+    exif[0x0112] = 6
+    im.save(sideways, quality=95, exif=exif.tobytes())
+    assert recognize(sideways).to_json()["image"] == {"width": 2560, "height": 1920}

@@ -100,7 +100,7 @@ def recognition_overlay(image: np.ndarray, recognition: dict) -> np.ndarray:
     """What ``pungchow recognize --overlay`` writes: the reader's JSON drawn as the page draws it, numbers and all."""
     from webapp.recognition import review_from_result
 
-    return draw_detections(image, review_from_result(recognition).tiles)
+    return draw_detections(image, review_from_result(recognition, (image.shape[1], image.shape[0])).tiles)
 
 
 def _with_legend(img: Image.Image, pad: int) -> Image.Image:

@@ -67,17 +67,31 @@ def tileset_offer(reader: Reader, photo: Photo, tileset: str | None = None) -> s
     return None if better is None else f"This photo looks like the tile set {better.name} (face match {better.match:.2f}): choose it above to read it."
 
 
-def review_from_result(result: dict[str, Any]) -> Review:
+def review_from_result(result: dict[str, Any], drawn_size: tuple[int, int] | None = None) -> Review:
     """A review from a recognition saved as JSON (``Recognition.to_json()``, as the dispute record and
     ``pungchow recognize --json`` keep it): read back into boxes and groups, then built as
-    :meth:`Review.from_recognition` builds it."""
-    tiles = [ReadTile(str(t["code"]), corners(t["box"]), float(t.get("confidence", 0.0)),
+    :meth:`Review.from_recognition` builds it. With ``drawn_size`` (width, height) the boxes are moved from the
+    record's ``image`` pixels to those of the picture they will be drawn on (a big photo is read, and drawn, smaller)."""
+    scale = _scale_between(result.get("image"), drawn_size)
+    tiles = [ReadTile(str(t["code"]), corners([v * k for v, k in zip(t["box"], scale)]), float(t.get("confidence", 0.0)),
                       tuple((str(a["code"]), float(a["p"])) for a in t.get("top3", [])))
              for t in result.get("tiles", [])]
     groups = [Group(int(g.get("id", i)), GroupKind(g.get("kind", GroupKind.OTHER.value)), tuple(int(k) for k in g.get("tiles", [])),
                     bool(g.get("concealed", False)), bool(g.get("in_hand", True)))
               for i, g in enumerate(result.get("groups", []))]
     return from_reading(tiles, groups, recognised=result, turned=float(result.get("turned", 0.0)))
+
+
+def _scale_between(image: object, drawn_size: tuple[int, int] | None) -> tuple[float, float, float, float]:
+    """Factors taking a box (x, y, w, h) in a record's ``image`` pixels to a picture of ``drawn_size``; ones when
+    either size is not known."""
+    if drawn_size is None or not isinstance(image, dict):
+        return 1.0, 1.0, 1.0, 1.0
+    width, height = image.get("width"), image.get("height")
+    if not isinstance(width, (int, float)) or not isinstance(height, (int, float)) or width <= 0 or height <= 0:
+        return 1.0, 1.0, 1.0, 1.0
+    fx, fy = drawn_size[0] / width, drawn_size[1] / height
+    return fx, fy, fx, fy
 
 
 def _tileset_module() -> Any:
