@@ -24,7 +24,9 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
         print(json.dumps(res.to_json(), indent=2))
         return
     d = res.detections
-    print(f"{len(d)} tiles in a {res.size[0]}x{res.size[1]} photo ({sum(res.timings_ms.values()):.0f} ms)")
+    width, height = res.photo_size or res.size
+    boxes = res.boxes_at(width, height)  # in the photo's own pixels, as --json gives them
+    print(f"{len(d)} tiles in a {width}x{height} photo ({sum(res.timings_ms.values()):.0f} ms)")
     for g in res.groups:
         codes = " ".join(d.code(k) for k in g.members)
         where = "" if g.in_hand else "  (not this hand)"
@@ -32,7 +34,7 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
     for k in range(len(d)):
         if d.confidence[k] < UNSURE_BELOW:
             top = " / ".join(f"{CLASSES[int(c)]} {p:.2f}" for c, p in zip(d.top3[k], d.top3_p[k]))
-            print(f"  unsure: tile {k} at {[int(v) for v in d.boxes[k]]}: {top}")
+            print(f"  unsure: tile {k} at {[int(v) for v in boxes[k]]}: {top}")
     print(f"hand: {res.hand}" + (f"  winning tile {res.hand.winning_tile}" if res.hand.winning_tile else ""))
     for p in res.problems:
         print(f"  problem: {p}")
