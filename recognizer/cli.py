@@ -24,7 +24,7 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
         print(json.dumps(res.to_json(), indent=2))
         return
     d = res.detections
-    width, height = res.photo_size or res.size
+    width, height = res.own_size
     boxes = res.boxes_at(width, height)  # in the photo's own pixels, as --json gives them
     print(f"{len(d)} tiles in a {width}x{height} photo ({sum(res.timings_ms.values()):.0f} ms)")
     for g in res.groups:

@@ -23,6 +23,14 @@ MEAN = 0.5
 STD = 0.25
 
 
+def size_factors(size: tuple[float, float], to: tuple[float, float]) -> tuple[float, float]:
+    """The (x, y) factors taking pixels of an image ``size`` (width, height) to the same image at ``to``: a big photo is
+    read smaller than it is. (1, 1) where either size is not known (not above 0)."""
+    if min(size) <= 0 or min(to) <= 0:
+        return 1.0, 1.0
+    return to[0] / size[0], to[1] / size[1]
+
+
 def scaled(boxes: np.ndarray, share: float) -> np.ndarray:
     """Boxes (x, y, w, h) grown or shrunk about their centres to ``share`` of their width and height."""
     b = np.asarray(boxes, np.float32).reshape(-1, 4)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from recognizer.detections import Detections
+from recognizer.geometry import size_factors
 from recognizer.group import Group, GroupKind
 from recognizer.labels import CLASSES
 from scoring.errors import InvalidHandError
@@ -34,22 +35,27 @@ class Recognition:
     timings_ms: dict[str, float]
     #: Degrees anticlockwise the photo was turned to be read level (0: read as taken); rows run across it that way.
     turned: float = 0.0
-    #: The photo's own (width, height), upright, when it is bigger than ``size``; None: as read.
+    #: The photo's own (width, height), upright, when the reader was handed its file; None: handed pixels, ``size``.
     photo_size: tuple[int, int] | None = None
+
+    @property
+    def own_size(self) -> tuple[int, int]:
+        """The photo's own (width, height), in which ``--json`` gives the boxes."""
+        return self.photo_size or self.size
 
     def boxes_at(self, width: int, height: int) -> np.ndarray:
         """The boxes (x, y, w, h) in the pixels of the photo stored ``width`` x ``height``, as its labels or a
         drawing on it count them: a phone's 12 MP photo is read at about a 1000 px long side."""
-        if width <= 0 or height <= 0 or self.size[0] <= 0 or self.size[1] <= 0:
+        fx, fy = size_factors(self.size, (width, height))
+        if (fx, fy) == (1.0, 1.0):
             return self.detections.boxes
-        scale = np.array([width / self.size[0], height / self.size[1]] * 2, np.float32)
-        out: np.ndarray = self.detections.boxes * scale
+        out: np.ndarray = self.detections.boxes * np.array([fx, fy, fx, fy], np.float32)
         return out
 
     def to_json(self) -> dict[str, Any]:
         """The record of the reading; its boxes are in the photo's own pixels (``image``), whatever size it was read at
         (``read_at``)."""
-        width, height = self.photo_size or self.size
+        width, height = self.own_size
         return {
             "image": {"width": width, "height": height},
             "read_at": {"width": self.size[0], "height": self.size[1]},

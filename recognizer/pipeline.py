@@ -64,8 +64,7 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     lap("hand")
     if len(dets) == 0:
         problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
-    return Recognition(dets, groups, hand, problems, size, times, levelled.degrees if levelled is not None else 0.0,
-                       photo_size if photo_size != size else None)
+    return Recognition(dets, groups, hand, problems, size, times, levelled.degrees if levelled is not None else 0.0, photo_size)
 
 
 def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None) -> "Suggestion | None":

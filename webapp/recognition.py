@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from recognizer.geometry import size_factors
 from recognizer.group import Group, GroupKind
 from scoring.errors import PungChowError
 from scoring.tiles import BONUS_CODES, PLAYING_CODES
@@ -84,13 +85,11 @@ def review_from_result(result: dict[str, Any], drawn_size: tuple[int, int] | Non
 
 def _scale_between(image: object, drawn_size: tuple[int, int] | None) -> tuple[float, float, float, float]:
     """Factors taking a box (x, y, w, h) in a record's ``image`` pixels to a picture of ``drawn_size``; ones when
-    either size is not known."""
-    if drawn_size is None or not isinstance(image, dict):
+    either size is not known (``geometry.size_factors``)."""
+    width, height = (image.get("width"), image.get("height")) if isinstance(image, dict) else (None, None)
+    if drawn_size is None or not isinstance(width, (int, float)) or not isinstance(height, (int, float)):
         return 1.0, 1.0, 1.0, 1.0
-    width, height = image.get("width"), image.get("height")
-    if not isinstance(width, (int, float)) or not isinstance(height, (int, float)) or width <= 0 or height <= 0:
-        return 1.0, 1.0, 1.0, 1.0
-    fx, fy = drawn_size[0] / width, drawn_size[1] / height
+    fx, fy = size_factors((width, height), drawn_size)
     return fx, fy, fx, fy
 
 
