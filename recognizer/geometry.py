@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 #: Classifier input (height, width): a standing tile is taller than wide.
-CROP_H, CROP_W = 64, 48
+CROP_H, CROP_W = 160, 120
 #: A second reading of a possible flower or season (``recognizer.classify.read_flowers_and_seasons``): the same framing, twice
 #: the pixels, so the corner number and name that alone tell the eight apart are big enough to read.
 BONUS_H, BONUS_W = 128, 96
