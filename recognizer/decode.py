@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from recognizer.detections import Detections
+from recognizer.group import Group
 from recognizer.labels import CLASSES, FACE_DOWN, NOT_A_TILE
 from scoring.arrange import HEAD_KINDS, Shape
 from scoring.tiles import BONUS_CODES, COPIES_OF_A_TILE, PLAYING_CODES
@@ -612,3 +614,35 @@ def _why(tile: int, was: int, reading: HandReading, probs: np.ndarray) -> Change
 
 def _copies_note(code: int) -> int:
     return 1 if code in _BONUS else COPIES_OF_A_TILE
+
+
+#: The book shapes other than four sets and a pair that a photo is read for when no book is named: every book's.
+EVERY_BOOKS_SHAPES = frozenset({Shape.THIRTEEN_HEADS, Shape.SEVEN_PAIRS})
+
+
+def layout_of(groups: Sequence[Group]) -> Layout:
+    """The layout the grouping found: declared sets (and concealed kongs) apart, the rest of the hand loose; tiles
+    of other hands on the table are left out."""
+    sets = tuple(g.members for g in groups if g.in_hand and g.kind.is_set and len(g.members) in (3, 4))
+    laid = {t for s in sets for t in s}
+    loose = tuple(t for g in groups if g.in_hand for t in g.members if t not in laid)
+    return Layout(loose, sets)
+
+
+def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape] = EVERY_BOOKS_SHAPES,
+                  bonus_faces: Iterable[str] = BONUS_CODES) -> tuple[Detections, list[Group], Decoding | None]:
+    """The pipeline's step: the tiles read as the likeliest legal hand (alike tiles pulled together first,
+    ``likeness.pull_alike``), grouped again when a tile changed. None when the tiles carry no probabilities."""
+    from recognizer.group import group
+    from recognizer.likeness import pull_alike
+
+    if not len(dets) or not dets.probs.any():
+        return dets, groups, None
+    probs = pull_alike(dets.probs.astype(np.float64), dets.embedding)
+    decoding = decode(probs, layout_of(groups), shapes, copies_in_a_set(bonus_faces), own=dets.codes)
+    if not decoding.changes:
+        return dets, groups, decoding
+    codes = np.array(decoding.best.codes, np.int64)
+    confidence = dets.probs[np.arange(len(dets)), codes]
+    regrouped, groups = group(dets.with_(codes=codes, confidence=confidence, face_down=codes == _XX))
+    return regrouped, groups, decoding
