@@ -197,8 +197,9 @@ def main() -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
+        weight = "default" if args.likeness is None else args.likeness
         print(f"{n_hands} hands of real crops ({report['tiles_per_hand'][0]}-{report['tiles_per_hand'][1]} tiles, "
-              f"bonus tiles {'included' if not args.no_bonus else 'left out'}), likeness weight {'default' if args.likeness is None else args.likeness}")
+              f"bonus tiles {'included' if not args.no_bonus else 'left out'}), likeness weight {weight}")
         print(f"  hands read entirely right: tile by tile {report['hands_right']['argmax']:.3f}, decoder with the grouping "
               f"known {report['hands_right']['known']:.3f}, unknown {report['hands_right']['unknown']:.3f}")
         print(f"  tiles right: tile by tile {report['tiles_right']['argmax']:.4f}, known {report['tiles_right']['known']:.4f}, "

@@ -28,7 +28,7 @@ def codes(decoding_codes: tuple[int, ...]) -> list[str]:
     return [CLASSES[c] for c in decoding_codes]
 
 
-HAND = "1C 1C 1C 2B 3B 4B 5D 6D 7D EW EW EW RD RD".split()
+HAND = ["1C", "1C", "1C", "2B", "3B", "4B", "5D", "6D", "7D", "EW", "EW", "EW", "RD", "RD"]
 
 
 def test_a_pung_misread_on_one_tile_is_read_as_the_pung() -> None:
@@ -52,7 +52,7 @@ def test_a_hand_read_right_tile_by_tile_is_left_as_read() -> None:
 def test_no_fifth_tile_of_a_face() -> None:
     """Harr: "there are four of each tile". A loser's thirteen tiles read 7C five times: the least sure is read as its
     next face, and the hand is not made into a winning one."""
-    tiles = ["7C"] * 4 + [("7C", 0.5, "1C", 0.4)] + "2B 3B 4B 5D 6D 7D EW EW".split()
+    tiles = ["7C"] * 4 + [("7C", 0.5, "1C", 0.4)] + ["2B", "3B", "4B", "5D", "6D", "7D", "EW", "EW"]
     d = decode(reading(*tiles), Layout(tuple(range(13))))
     assert codes(d.best.codes).count("7C") == 4 and codes(d.best.codes)[4] == "1C"
     assert d.best.shape is Reading.COUNT_RULE and not d.kept_own
@@ -84,7 +84,7 @@ def test_sets_laid_apart_are_each_a_set() -> None:
 def test_thirteen_orphans_where_the_book_has_it() -> None:
     """Thirteen different heads, one paired: a hand under Harr (who has it), read for it; a book without it reads the
     tiles as they are."""
-    heads = "1B 9B 1C 9C 1D 9D EW SW WW NW RD GD WD".split()
+    heads = ["1B", "9B", "1C", "9C", "1D", "9D", "EW", "SW", "WW", "NW", "RD", "GD", "WD"]
     tiles = heads[:-1] + [("2D", 0.5, "WD", 0.4), "RD"]
     d = decode(reading(*tiles), Layout(tuple(range(14))), shapes=frozenset({Shape.THIRTEEN_HEADS}))
     assert d.best.shape is Reading.THIRTEEN_HEADS and codes(d.best.codes)[12] == "WD"
@@ -95,7 +95,7 @@ def test_thirteen_orphans_where_the_book_has_it() -> None:
 
 def test_far_from_any_legal_hand_the_tiles_keep_their_own() -> None:
     """Fourteen sure tiles that make no hand: no winning hand is within a thousand times, so nothing changes."""
-    tiles = "1C 3C 5C 7C 9C 2B 4B 6B 8B 1D 3D 5D EW RD".split()
+    tiles = ["1C", "3C", "5C", "7C", "9C", "2B", "4B", "6B", "8B", "1D", "3D", "5D", "EW", "RD"]
     d = decode(reading(*tiles), Layout(tuple(range(14))))
     assert d.kept_own and codes(d.best.codes) == tiles and d.changes == ()
     assert "keep their own" in d.notes[0]
