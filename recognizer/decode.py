@@ -35,7 +35,8 @@ from scoring.tiles import BONUS_CODES, COPIES_OF_A_TILE, PLAYING_CODES
 NEAR = math.log(1000.0)
 #: Faces considered per tile, its likeliest first.
 CANDIDATES = 6
-#: Seconds the search may take before it stops and keeps what it found (``Decoding.complete`` then says so).
+#: Seconds of processor time the search may take before it stops and keeps what it found (``Decoding.complete`` then
+#: says so). Processor time, not the clock's: a machine busy with other work cuts no search short.
 BUDGET_S = 0.015
 
 _PLAYING = [CLASSES.index(c) for c in PLAYING_CODES]
@@ -186,10 +187,9 @@ Faces = tuple[tuple[int, int], ...]
 @dataclass
 class _Search:
     """Branch and bound: the two least-loss distinct readings within ``cap``. ``candidates`` each tile's faces,
-    least loss first; ``losses`` the same as a face -> loss map."""
+    least loss first."""
 
     candidates: list[list[tuple[float, int]]]
-    losses: list[dict[int, float]]
     copies: list[int]
     cap: float = NEAR
     found: dict[Faces, tuple[float, Reading, Units]] = field(default_factory=dict)
@@ -198,13 +198,13 @@ class _Search:
     stopped: bool = False
 
     def out_of_time(self) -> bool:
-        self.stopped = self.stopped or time.perf_counter() > self.deadline
+        self.stopped = self.stopped or time.process_time() > self.deadline
         return self.stopped
 
     @classmethod
     def of(cls, loss: np.ndarray, copies: np.ndarray) -> _Search:
         candidates = [sorted((float(row[f]), int(f)) for f in np.flatnonzero(np.isfinite(row))) for row in loss]
-        return cls(candidates, [{f: v for v, f in c} for c in candidates], [int(c) for c in copies])
+        return cls(candidates, [int(c) for c in copies])
 
     def limit(self, cap: float) -> None:
         """Look only at readings less than ``cap`` from the tiles' own."""
@@ -283,8 +283,10 @@ def _needs(sets_laid: int, shapes: frozenset[Shape]) -> list[_Need]:
     return needs
 
 
-def _loose_units(need: _Need) -> dict[int, list[tuple[Unit, tuple[int, ...]]]]:
-    """For each face, the units holding it that the shape allows, with the unit's other faces."""
+@lru_cache(maxsize=16)
+def _loose_units(need: _Need) -> dict[int, list[tuple[Unit, tuple[int, ...], tuple[tuple[int, int], ...]]]]:
+    """For each face, the units holding it that the shape allows: the unit's kind, its faces (that face first) and
+    how many of each face it takes."""
     kinds = {kind for kind, _ in need.counts}
     units: list[tuple[Unit, tuple[int, ...]]] = []
     if Unit.CHOW in kinds:  # "sets": chows, pungs and kongs share the one count
@@ -294,14 +296,14 @@ def _loose_units(need: _Need) -> dict[int, list[tuple[Unit, tuple[int, ...]]]]:
         units += [(Unit.PAIR, f) for f in _UNIT_FACES[Unit.PAIR] if need.shape is not Reading.THIRTEEN_HEADS or f[0] in heads]
     if Unit.SINGLE in kinds:
         units += [(Unit.SINGLE, (h,)) for h in _HEADS]
-    by_face: dict[int, list[tuple[Unit, tuple[int, ...]]]] = {}
+    by_face: dict[int, list[tuple[Unit, tuple[int, ...], tuple[tuple[int, int], ...]]]] = {}
     for kind, faces in units:
         for face in set(faces):
             others = list(faces)
             others.remove(face)
-            by_face.setdefault(face, []).append((kind, tuple(others)))
+            by_face.setdefault(face, []).append((kind, (face, *others), tuple((f, faces.count(f)) for f in set(faces))))
     for b in _BONUS:
-        by_face.setdefault(b, []).append((Unit.BONUS, ()))
+        by_face.setdefault(b, []).append((Unit.BONUS, (b,), ((b, 1),)))
     return by_face
 
 
@@ -310,13 +312,16 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
     """Every split of the loose tiles into the shape's units within the bound, each complete one offered. The
     first tile not yet in a unit (the surest first) anchors the next unit; its other tiles are taken in order, so
     no unit is built twice from one set of tiles."""
-    cand, lossd, copies = search.candidates, search.losses, search.copies
-    order = sorted(loose, key=lambda t: (len(cand[t]), -_second(cand[t])))
+    cand, copies = search.candidates, search.copies
+    second = {t: _second(cand[t]) for t in loose}
+    order = sorted(loose, key=lambda t: (len(cand[t]), -second[t]))
     position = {t: i for i, t in enumerate(order)}
-    holders: dict[int, list[int]] = {}
+    holders: dict[int, list[tuple[float, int]]] = {}  # the tiles that may show each face, least loss first
     for t in order:
-        for _, face in cand[t]:
-            holders.setdefault(face, []).append(t)
+        for cost, face in cand[t]:
+            holders.setdefault(face, []).append((cost, t))
+    for tiles in holders.values():
+        tiles.sort()
     by_face = _loose_units(need)
     left = dict(need.counts)
     wanted = [left.get(Unit.CHOW, 0), left.get(Unit.PAIR, 0), left.get(Unit.SINGLE, 0)]  # sets, pairs, single heads
@@ -343,7 +348,7 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
         if not least <= remaining <= least + wanted[0] + bonus_room[0]:
             return
         must_change = not _completes(tuple(own_left), tuple(wanted), need.shape, bonus_room[0])
-        if must_change and done + min(_second(cand[t]) for t in order[cursor:] if t not in taken) >= search.bound:
+        if must_change and done + min(second[t] for t in order[cursor:] if t not in taken) >= search.bound:
             return
         anchor = order[cursor]
         for first, face in cand[anchor]:
@@ -351,14 +356,10 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
                 break
             if need.distinct and face in used_kinds:
                 continue
-            for kind, others in by_face.get(face, ()):
-                if kind is Unit.BONUS:
-                    if counts[face] >= copies[face]:
-                        continue
-                elif not wanted[slot[kind]]:
+            for kind, shown, takes in by_face.get(face, ()):
+                if kind is not Unit.BONUS and not wanted[slot[kind]]:
                     continue
-                shown = (face,) + others
-                if any(counts[f] + shown.count(f) > copies[f] for f in shown):
+                if any(counts[f] + k > copies[f] for f, k in takes):
                     continue
                 fill(done + first, cursor, kind, shown, 1, [anchor])
 
@@ -368,10 +369,12 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
         if k < len(faces):
             face = faces[k]
             after = position[members[-1]] if k > 1 and faces[k - 1] == face else cursor
-            for t in holders.get(face, ()):
+            for cost, t in holders.get(face, ()):
+                if done + cost >= search.bound:
+                    break
                 if position[t] <= after or t in taken or t in members:
                     continue
-                fill(done + lossd[t][face], cursor, kind, faces, k + 1, members + [t])
+                fill(done + cost, cursor, kind, faces, k + 1, members + [t])
             return
         for t, f in zip(members, faces):
             taken[t] = f
@@ -498,22 +501,23 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
     own = probs.argmax(axis=1) if own is None else np.asarray(own)
     loss = _candidates(probs, copies > 0)
     search = _Search.of(loss, copies)
-    search.deadline = started + budget
+    search.deadline = time.process_time() + budget
     needs = _needs(len(layout.sets), shapes) if _may_be_complete(layout, copies) else []
+    choices = _laid_choices(loss, probs, layout, copies)
     for cap in CAPS:
         search.limit(cap)
         def loose(counts: list[int], done: float, laid: Units, faces: dict[int, int]) -> None:
             for need in needs:
                 _search_loose(search, layout.loose, need, done, counts, laid, faces)
 
-        _search_sets(search, loss, layout, loose, probs)
+        _search_sets(search, choices, layout, loose)
         if len(search.found) >= 2:
             break
     kept_own = bool(needs) and not search.found
     notes: list[str] = []
     if not search.found:
         search.limit(math.inf)
-        search.stopped, search.deadline = False, time.perf_counter() + budget / 3
+        search.stopped, search.deadline = False, time.process_time() + budget / 3
         everyone = tuple(layout.loose) + tuple(t for s in layout.sets for t in s) + layout.bonus
         _search_count_rule(search, everyone, [0] * len(CLASSES), 0.0, (), {})
         if kept_own:
@@ -548,16 +552,19 @@ def _bonus_choices(probs: np.ndarray, tile: int, copies: np.ndarray) -> list[tup
     return sorted((float(v), Unit.BONUS, (f,), (f,)) for v, f in zip(loss, faces) if v < NEAR)
 
 
-def _search_sets(search: _Search, loss: np.ndarray, layout: Layout,
-                 then: Callable[[list[int], float, Units, dict[int, int]], None], probs: np.ndarray | None = None) -> None:
+Choices = list[list[tuple[float, Unit, tuple[int, ...], tuple[int, ...]]]]
+
+
+def _laid_choices(loss: np.ndarray, probs: np.ndarray, layout: Layout, copies: np.ndarray) -> Choices:
+    """What each laid-out set, then each bonus tile laid aside, can be."""
+    return [_set_choices(loss, s) for s in layout.sets] + [_bonus_choices(probs, t, copies) for t in layout.bonus]
+
+
+def _search_sets(search: _Search, choices: Choices, layout: Layout,
+                 then: Callable[[list[int], float, Units, dict[int, int]], None]) -> None:
     """Choose a set for each laid-out group, and a face for each bonus tile laid aside (least loss first, within the
     bound), then read the loose tiles."""
-    choices = [_set_choices(loss, s) for s in layout.sets]
-    groups = list(layout.sets)
-    if probs is not None:
-        copies = np.array(search.copies)
-        choices += [_bonus_choices(probs, t, copies) for t in layout.bonus]
-        groups += [(t,) for t in layout.bonus]
+    groups = list(layout.sets) + [(t,) for t in layout.bonus]
     counts = [0] * len(CLASSES)
     laid: list[tuple[Unit, tuple[int, ...], tuple[int, ...]]] = []
     faces: dict[int, int] = {}
