@@ -529,7 +529,7 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
         units = tuple((Unit.LOOSE, (int(own[t]),), (t,)) for t in range(len(own)))
         readings = [HandReading(tuple(int(c) for c in own), Reading.COUNT_RULE, 0.0, units)]
     best = readings[0]
-    changes = tuple(_why(t, int(own[t]), best, probs) for t in range(len(own)) if best.codes[t] != own[t])
+    changes = tuple(_why(t, int(own[t]), best, probs, copies) for t in range(len(own)) if best.codes[t] != own[t])
     return Decoding(best, readings[1] if len(readings) > 1 else None, changes, kept_own, (time.perf_counter() - started) * 1000,
                     complete=not search.stopped, notes=tuple(notes))
 
@@ -600,7 +600,7 @@ def _reading(faces: Faces, value: tuple[float, Reading, Units], own: np.ndarray)
     return HandReading(tuple(codes), shape, loss, units)
 
 
-def _why(tile: int, was: int, reading: HandReading, probs: np.ndarray) -> Change:
+def _why(tile: int, was: int, reading: HandReading, probs: np.ndarray, copies: np.ndarray) -> Change:
     """Say why a tile was read as another face: the set it completes, or the count rule."""
     now = reading.codes[tile]
     odds = f"{CLASSES[now]} read at {probs[tile, now]:.2f} against {probs[tile, was]:.2f}"
@@ -608,19 +608,15 @@ def _why(tile: int, was: int, reading: HandReading, probs: np.ndarray) -> Change
         if tile not in members:
             continue
         if kind is Unit.LOOSE:
-            return Change(tile, CLASSES[was], CLASSES[now], f"a set holds at most {int(_copies_note(was))} {CLASSES[was]} ({odds})")
+            return Change(tile, CLASSES[was], CLASSES[now], f"a set holds at most {int(copies[was])} {CLASSES[was]} ({odds})")
         if kind is Unit.BONUS:
-            return Change(tile, CLASSES[was], CLASSES[now], f"one of each flower and season ({odds})")
+            return Change(tile, CLASSES[was], CLASSES[now], f"a set holds {int(copies[now])} of each flower and season ({odds})")
         others = [str(m) for m in members if m != tile]
         shown = " ".join(CLASSES[f] for f in faces)
         return Change(tile, CLASSES[was], CLASSES[now],
                       f"it makes the {kind.value} {shown} with tile{'s' if len(others) > 1 else ''} {', '.join(others)} "
                       f"({reading.shape.value}; {odds})")
     return Change(tile, CLASSES[was], CLASSES[now], odds)
-
-
-def _copies_note(code: int) -> int:
-    return 1 if code in _BONUS else COPIES_OF_A_TILE
 
 
 #: The book shapes other than four sets and a pair that a photo is read for when no book is named: every book's.

@@ -64,7 +64,7 @@ def test_one_of_each_flower() -> None:
     tiles = list(HAND) + [("2F", 0.5, "1F", 0.4), ("2F", 0.7, "3F", 0.1)]
     d = decode(reading(*tiles), Layout(tuple(range(16))))
     assert codes(d.best.codes)[14:] == ["1F", "2F"]
-    assert "one of each flower and season" in d.changes[0].why
+    assert "a set holds 1 of each flower and season" in d.changes[0].why
     harrs = copies_in_a_set(["1F", "2F", "3F", "4F"])  # Harr's set: two each of four mandarins
     d = decode(reading(*tiles), Layout(tuple(range(16))), copies=harrs)
     assert codes(d.best.codes)[14:] == ["2F", "2F"]
