@@ -49,13 +49,13 @@ _HEADS = [_PLAYING[i] for i in HEAD_KINDS]
 def copies_in_a_set(bonus_faces: Iterable[str] = BONUS_CODES) -> np.ndarray:
     """How many tiles of each class one set holds: four of each playing face, the eight bonus tiles shared evenly
     among the set's bonus faces (one each of the eight flowers and seasons; two each of Harr's four mandarins),
-    face-down tiles as many as the hand's kongs need, and no "not a tile"."""
+    any number face down (a photo may show a set's backs), and no "not a tile"."""
     faces = [CLASSES.index(c) for c in bonus_faces]
     copies = np.zeros(len(CLASSES), np.int64)
     copies[_PLAYING] = COPIES_OF_A_TILE
     if faces:
         copies[faces] = len(BONUS_CODES) // len(faces)
-    copies[_XX] = 16
+    copies[_XX] = len(PLAYING_CODES) * COPIES_OF_A_TILE + len(BONUS_CODES)
     return copies
 
 
@@ -452,9 +452,10 @@ def _sets_and_pairs(counts: tuple[int, ...], sets: int, pairs: int) -> bool:
 
 def _search_count_rule(search: _Search, tiles: Sequence[int], counts: list[int], start: float,
                        laid: Units, laid_faces: dict[int, int]) -> None:
-    """Each tile its likeliest face such that no face is read more often than a set holds it."""
+    """Each tile its likeliest face such that no face is read more often than a set holds it. The surest tiles are
+    taken first, so the first reading found moves the least sure tiles of a face read too often."""
     cand, copies = search.candidates, search.copies
-    order = list(tiles)
+    order = sorted(tiles, key=lambda t: -_second(cand[t]))
     taken: dict[int, int] = {}
 
     def step(done: float, k: int) -> None:

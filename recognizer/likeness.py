@@ -27,9 +27,12 @@ def likeness(embedding: np.ndarray, alike: float = ALIKE) -> np.ndarray:
     return out
 
 
-def pull_alike(probs: np.ndarray, embedding: np.ndarray, weight: float = WEIGHT, alike: float = ALIKE) -> np.ndarray:
-    """Each tile's probabilities mixed with those of the tiles that look like it (``likeness``, times ``weight``).
-    Without embeddings (a reading that kept none) the probabilities are returned as they are."""
+def pull_alike(probs: np.ndarray, embedding: np.ndarray, weight: float | None = None, alike: float | None = None) -> np.ndarray:
+    """Each tile's probabilities mixed with those of the tiles that look like it (``likeness``, times ``weight``;
+    None: ``WEIGHT`` and ``ALIKE``). Without embeddings (a reading that kept none) the probabilities are returned as
+    they are."""
+    weight = WEIGHT if weight is None else weight
+    alike = ALIKE if alike is None else alike
     if embedding.ndim != 2 or embedding.shape[1] == 0 or len(probs) < 2 or weight <= 0:
         return probs
     near = weight * likeness(embedding, alike)
