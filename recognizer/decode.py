@@ -516,14 +516,19 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
             break
     kept_own = bool(needs) and not search.found
     notes: list[str] = []
+    if not search.found and (layout.sets or layout.bonus):  # no whole hand: each set laid apart is still a set
+        search.limit(NEAR)
+        search.stopped, search.deadline = False, time.process_time() + budget / 3
+        _search_sets(search, choices, layout, lambda counts, done, laid, faces: _search_count_rule(
+            search, layout.loose, counts, done, laid, faces))
     if not search.found:
         search.limit(math.inf)
         search.stopped, search.deadline = False, time.process_time() + budget / 3
         everyone = tuple(layout.loose) + tuple(t for s in layout.sets for t in s) + layout.bonus
         _search_count_rule(search, everyone, [0] * len(CLASSES), 0.0, (), {})
-        if kept_own:
-            notes.append(f"no winning hand is within {math.exp(NEAR):.0f} times the tiles' own reading: the tiles keep their own "
-                         "faces (at most four of each); check the tiles the reader is unsure of")
+    if kept_own:
+        notes.append(f"no winning hand is within {math.exp(NEAR):.0f} times the tiles' own reading: the tiles keep their own "
+                     "faces (at most four of each; a set laid apart read as a set); check the tiles the reader is unsure of")
     ranked = sorted(search.found.items(), key=lambda kv: kv[1][0])
     readings = [_reading(faces, v, own) for faces, v in ranked]
     if not readings:  # no reading within reach even tile by tile: every tile as read

@@ -118,3 +118,13 @@ def test_tiles_alike_pull_toward_one_face() -> None:
     assert [CLASSES[c] for c in pulled.argmax(axis=1)] == ["1C", "1C", "1C", "5D"]
     assert np.allclose(pulled[3], probs[3])
     assert np.allclose(pull_alike(probs, np.zeros((4, 0))), probs)
+
+
+def test_a_set_laid_apart_is_a_set_even_when_the_hand_is_out_of_reach() -> None:
+    """Eleven sure tiles in hand that make no sets: no winning hand is near, but the pung laid apart is still a pung:
+    5D 5D 3D laid together reads 5D 5D 5D."""
+    tiles = ["5D", "5D", ("3D", 0.6, "5D", 0.3), *["1C", "3C", "5C", "7C", "9C", "2B", "4B", "6B", "8B", "EW", "RD"]]
+    d = decode(reading(*tiles), Layout(tuple(range(3, 14)), ((0, 1, 2),)))
+    assert d.kept_own and codes(d.best.codes) == ["5D", "5D", "5D", *codes(d.best.codes)[3:]]
+    assert codes(d.best.codes)[3:] == tiles[3:]
+    assert "pung 5D 5D 5D" in d.changes[0].why
