@@ -128,3 +128,24 @@ def test_a_set_laid_apart_is_a_set_even_when_the_hand_is_out_of_reach() -> None:
     assert d.kept_own and codes(d.best.codes) == ["5D", "5D", "5D", *codes(d.best.codes)[3:]]
     assert codes(d.best.codes)[3:] == tiles[3:]
     assert "pung 5D 5D 5D" in d.changes[0].why
+
+
+def test_the_pipeline_step_reads_a_photos_layout_and_says_what_it_changed() -> None:
+    """Eleven tiles in a row and a pung laid apart below, one of its tiles read 9D: read one by one there is no pung;
+    read as a hand, the three are 5D 5D 5D, grouped again as a pung, and the record says which tile changed and why."""
+    from recognizer.classify import with_probabilities
+    from recognizer.decode import read_the_hand
+    from recognizer.detections import Detections
+    from recognizer.group import GroupKind, group
+
+    hand = ["1C", "2C", "3C", "4B", "5B", "6B", "7D", "8D", "9D", "EW", "EW"]
+    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(hand))] + [[10 + 42 * i, 300, 40, 56] for i in range(3)]
+    probs = reading(*hand, "5D", "5D", ("9D", 0.5, "5D", 0.4))
+    dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))), probs)
+    dets, groups = group(dets)
+    assert not any(g.kind is GroupKind.PUNG for g in groups)  # 5D 5D 9D is no set: read one by one, no pung lies there
+    dets, groups, decoding = read_the_hand(dets, groups)
+    assert decoding is not None and [(c.tile, c.was, c.now) for c in decoding.changes] == [(13, "9D", "5D")]
+    assert [dets.code(k) for k in range(11, 14)] == ["5D", "5D", "5D"]
+    assert any(g.kind is GroupKind.PUNG and set(g.members) == {11, 12, 13} for g in groups)
+    assert decoding.to_json()["changes"][0] == {"tile": 13, "from": "9D", "to": "5D", "why": decoding.changes[0].why}
