@@ -36,8 +36,9 @@ NEAR = math.log(1000.0)
 #: Faces considered per tile, its likeliest first.
 CANDIDATES = 6
 #: Seconds of processor time the search may take before it stops and keeps what it found (``Decoding.complete`` then
-#: says so). Processor time, not the clock's: a machine busy with other work cuts no search short.
-BUDGET_S = 0.015
+#: says so); the fallbacks when no hand is near take a quarter of it each, so decoding stays under 20 ms. Processor
+#: time, not the clock's: a machine busy with other work cuts no search short.
+BUDGET_S = 0.012
 
 _PLAYING = [CLASSES.index(c) for c in PLAYING_CODES]
 _BONUS = frozenset(CLASSES.index(c) for c in BONUS_CODES)
@@ -518,12 +519,12 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
     notes: list[str] = []
     if not search.found and (layout.sets or layout.bonus):  # no whole hand: each set laid apart is still a set
         search.limit(NEAR)
-        search.stopped, search.deadline = False, time.process_time() + budget / 3
+        search.stopped, search.deadline = False, time.process_time() + budget / 4
         _search_sets(search, choices, layout, lambda counts, done, laid, faces: _search_count_rule(
             search, layout.loose, counts, done, laid, faces))
     if not search.found:
         search.limit(math.inf)
-        search.stopped, search.deadline = False, time.process_time() + budget / 3
+        search.stopped, search.deadline = False, time.process_time() + budget / 4
         everyone = tuple(layout.loose) + tuple(t for s in layout.sets for t in s) + layout.bonus
         _search_count_rule(search, everyone, [0] * len(CLASSES), 0.0, (), {})
     if kept_own:

@@ -149,3 +149,19 @@ def test_the_pipeline_step_reads_a_photos_layout_and_says_what_it_changed() -> N
     assert [dets.code(k) for k in range(11, 14)] == ["5D", "5D", "5D"]
     assert any(g.kind is GroupKind.PUNG and set(g.members) == {11, 12, 13} for g in groups)
     assert decoding.to_json()["changes"][0] == {"tile": 13, "from": "9D", "to": "5D", "why": decoding.changes[0].why}
+
+
+def test_recognize_json_and_text_carry_the_decoders_reading(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sample hand already reads as a legal hand: --json records the decoder's reading (nothing changed, the
+    runner-up and how much less likely it is), and the text names the runner-up."""
+    import json
+
+    from pungchow.cli import main as cli_main
+    from recognizer.cli import SAMPLE_PHOTO
+
+    assert cli_main(["recognize", str(SAMPLE_PHOTO), "--json"]) == 0
+    decoded = json.loads(capsys.readouterr().out)["decoded"]
+    assert decoded["changes"] == [] and decoded["kept_own"] is False and decoded["shape"] == "four sets and a pair"
+    assert decoded["runner_up"]["times_less_likely"] > 1
+    assert cli_main(["recognize", str(SAMPLE_PHOTO)]) == 0
+    assert "runner-up reading:" in capsys.readouterr().out
