@@ -39,6 +39,8 @@ CANDIDATES = 6
 #: says so); the fallbacks when no hand is near take a quarter of it each, so decoding stays under 20 ms. Processor
 #: time, not the clock's: a machine busy with other work cuts no search short.
 BUDGET_S = 0.012
+#: Search steps between two readings of the processor clock.
+TICKS = 32
 
 _PLAYING = [CLASSES.index(c) for c in PLAYING_CODES]
 _BONUS = frozenset(CLASSES.index(c) for c in BONUS_CODES)
@@ -198,8 +200,13 @@ class _Search:
     deadline: float = math.inf
     stopped: bool = False
 
+    ticks: int = 0
+
     def out_of_time(self) -> bool:
-        self.stopped = self.stopped or time.process_time() > self.deadline
+        """Whether the budget is spent; the clock (a slow call) is read every ``TICKS`` steps."""
+        self.ticks += 1
+        if self.ticks % TICKS == 0:
+            self.stopped = self.stopped or time.process_time() > self.deadline
         return self.stopped
 
     @classmethod
@@ -363,6 +370,8 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
                 if any(counts[f] + k > copies[f] for f, k in takes):
                     continue
                 fill(done + first, cursor, kind, shown, 1, [anchor])
+                if search.stopped:
+                    return
 
     def fill(done: float, cursor: int, kind: Unit, faces: tuple[int, ...], k: int, members: list[int]) -> None:
         if done >= search.bound:
@@ -376,6 +385,8 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
                 if position[t] <= after or t in taken or t in members:
                     continue
                 fill(done + cost, cursor, kind, faces, k + 1, members + [t])
+                if search.stopped:
+                    return
             return
         for t, f in zip(members, faces):
             taken[t] = f
@@ -479,6 +490,8 @@ def _search_count_rule(search: _Search, tiles: Sequence[int], counts: list[int],
             step(done + cost, k + 1)
             counts[face] -= 1
             del taken[t]
+            if search.stopped:
+                return
 
     step(start, 0)
 
@@ -519,12 +532,12 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
     notes: list[str] = []
     if not search.found and (layout.sets or layout.bonus):  # no whole hand: each set laid apart is still a set
         search.limit(NEAR)
-        search.stopped, search.deadline = False, time.process_time() + budget / 4
+        search.stopped, search.ticks, search.deadline = False, 0, time.process_time() + budget / 4
         _search_sets(search, choices, layout, lambda counts, done, laid, faces: _search_count_rule(
             search, layout.loose, counts, done, laid, faces))
     if not search.found:
         search.limit(math.inf)
-        search.stopped, search.deadline = False, time.process_time() + budget / 4
+        search.stopped, search.ticks, search.deadline = False, 0, time.process_time() + budget / 4
         everyone = tuple(layout.loose) + tuple(t for s in layout.sets for t in s) + layout.bonus
         _search_count_rule(search, everyone, [0] * len(CLASSES), 0.0, (), {})
     if kept_own:
@@ -595,6 +608,8 @@ def _search_sets(search: _Search, choices: Choices, layout: Layout,
             laid.pop()
             for f in shown:
                 counts[f] -= 1
+            if search.stopped:
+                return
 
     step(0, 0.0)
 
@@ -656,3 +671,8 @@ def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     confidence = dets.probs[np.arange(len(dets)), codes]
     regrouped, groups = group(dets.with_(codes=codes, confidence=confidence, face_down=codes == _XX))
     return regrouped, groups, decoding
+
+
+for _laid in range(5):  # the units each shape allows, built once at import rather than in a photo's first decoding
+    for _need in _needs(_laid, EVERY_BOOKS_SHAPES):
+        _loose_units(_need)
