@@ -2,6 +2,7 @@
 
     python bench/bench_decoder_photos.py            # both folders of ../shared/realdev
     python bench/bench_decoder_photos.py --hk       # only the HK set photos
+    python bench/bench_decoder_photos.py --likeness 0   # the decoder without the photo's own likeness
 
 HK set photos (``hk-sets/photos.json``, partial labels): the share of labelled tiles that get a box (IoU >= 0.5) with
 the right code, as the pipeline reads them (decoder and likeness) and with the decoder's changes undone (the tiles'
@@ -94,7 +95,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hk", action="store_true", help="only the HK set photos")
     ap.add_argument("--book", action="store_true", help="only the 1922 book photos")
+    ap.add_argument("--likeness", type=float, default=None, help="the likeness pull's weight (default: the product's; 0: off)")
     args = ap.parse_args()
+    if args.likeness is not None:
+        import recognizer.likeness
+
+        recognizer.likeness.WEIGHT = args.likeness
     if not REALDEV.is_dir():
         print(f"skipped: the real dev photos are not here ({REALDEV}); the bench reads them from ../shared beside the clone")
         return 0
