@@ -143,10 +143,10 @@ def _misread_by_colour(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, to
 
 
 def with_probabilities(dets: Detections, probs: np.ndarray) -> Detections:
-    """Fill codes, confidence, top-3 and face-down flags from class probabilities."""
+    """Fill codes, confidence, top-3, face-down flags and the full probabilities from class probabilities."""
     top = np.argsort(-probs, axis=1)[:, :3]
     top_p = np.take_along_axis(probs, top, axis=1)
-    return dets.with_(codes=top[:, 0], confidence=top_p[:, 0], top3=top, top3_p=top_p, face_down=top[:, 0] == XX_INDEX)
+    return dets.with_(codes=top[:, 0], confidence=top_p[:, 0], top3=top, top3_p=top_p, face_down=top[:, 0] == XX_INDEX, probs=probs)
 
 
 def classify(rgb: np.ndarray, dets: Detections, tileset: object | None = None, model: Model | None = None,
@@ -158,11 +158,11 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: object | None = None, m
     photo's face colour tells blank white dragons from backs, and (without a set, whose own counts its prototypes
     already keep) no flower or season is read on two tiles.
     """
-    probs = face_probabilities(rgb, dets.boxes, tileset, model, reframe=True)
+    probs, emb = face_readings(rgb, dets.boxes, tileset, model, reframe=True)
     probs = blank_or_back(rgb, dets.boxes, probs)
     if tileset is None:
         probs = one_of_each_flower_and_season(probs)
-    out = with_probabilities(dets, probs)
+    out = with_probabilities(dets, probs).with_(embedding=emb)
     if drop_not_tiles:
         out = out[out.codes != NT_INDEX]
     return out
@@ -195,7 +195,14 @@ def one_of_each_flower_and_season(probs: np.ndarray) -> np.ndarray:
 
 def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: object | None = None, model: Model | None = None,
                        reframe: bool = False, tilts: np.ndarray | None = None) -> np.ndarray:
-    """Each box's probabilities over CLASSES: the classifier's, or a tile set's prototypes'.
+    """Each box's probabilities over CLASSES (``face_readings`` without the embeddings)."""
+    return face_readings(rgb, boxes, tileset, model, reframe, tilts)[0]
+
+
+def face_readings(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | None" = None, model: Model | None = None,
+                  reframe: bool = False, tilts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each box's probabilities over CLASSES (the classifier's, or a tile set's prototypes'), and the classifier's
+    embedding of each box's crop as framed.
 
     Without a tile set (whose prototypes were learnt at its calibration photo's one framing, standing): with
     ``reframe`` unsure tiles are read again at other framings, and tiles lying askew (``tilts``, measured here when
@@ -214,7 +221,7 @@ def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: object | Non
             tilts = tilts_of(rgb, boxes) if tilts is None else tilts
         if tilts is not None:
             probs = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, boxes, tilts, probs, (CROP_H, CROP_W))
-    return probs
+    return probs, emb
 
 
 def tilts_of(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:

@@ -35,6 +35,12 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
         if d.confidence[k] < UNSURE_BELOW:
             top = " / ".join(f"{CLASSES[int(c)]} {p:.2f}" for c, p in zip(d.top3[k], d.top3_p[k]))
             print(f"  unsure: tile {k} at {[int(v) for v in boxes[k]]}: {top}")
+    decoding = res.decoding
+    if decoding is not None:
+        for change in decoding.changes:
+            print(f"  read as a hand: {change}")
+        if decoding.runner_up is not None:
+            print(f"  runner-up reading: {decoding.runner_up} ({decoding.runner_up.to_json()['times_less_likely']:g} times less likely)")
     print(f"hand: {res.hand}" + (f"  winning tile {res.hand.winning_tile}" if res.hand.winning_tile else ""))
     for p in res.problems:
         print(f"  problem: {p}")
@@ -109,7 +115,7 @@ def _photo(args: argparse.Namespace) -> int:
     from recognizer.image import load_photo
 
     rgb = load_photo(photo)
-    res = recognize(rgb, args.tileset, **context)
+    res = recognize(rgb, args.tileset, None if args.rules.strip().lower() == "all" else args.rules, **context)
     if len(res.detections) == 0:
         raise InvalidHandError([f"{photo}: " + res.problems[0]])
     _offer_tileset(rgb, res, args.tileset)

@@ -21,7 +21,9 @@ class Detections:
     ``boxes`` (N, 4) x, y, w, h; ``scores`` (N,) detector confidence; ``codes`` (N,) class
     index into CLASSES (-1 until classified); ``confidence`` (N,) classifier probability of that
     code; ``top3`` (N, 3) class indices and ``top3_p`` (N, 3) their probabilities;
-    ``face_down`` (N,) bool; ``group`` (N,) group id (-1 until grouped).
+    ``face_down`` (N,) bool; ``group`` (N,) group id (-1 until grouped); ``probs`` (N, len(CLASSES)) every class's
+    probability, which the hand decoder weighs (zeros until classified); ``embedding`` (N, D) the classifier's unit
+    embedding of each crop (D as the model gives it; (N, 0) when not kept), by which tiles alike are told.
     """
 
     boxes: np.ndarray
@@ -32,6 +34,8 @@ class Detections:
     top3_p: np.ndarray = field(default=None)  # type: ignore[assignment]
     face_down: np.ndarray = field(default=None)  # type: ignore[assignment]
     group: np.ndarray = field(default=None)  # type: ignore[assignment]
+    probs: np.ndarray = field(default=None)  # type: ignore[assignment]
+    embedding: np.ndarray = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         boxes = np.asarray(self.boxes, np.float32).reshape(-1, 4)
@@ -44,7 +48,12 @@ class Detections:
             "top3_p": (np.zeros((n, 3), np.float32), np.float32, (n, 3)),
             "face_down": (np.zeros(n, bool), bool, (n,)),
             "group": (np.full(n, -1, np.int64), np.int64, (n,)),
+            "probs": (np.zeros((n, len(CLASSES)), np.float32), np.float32, (n, len(CLASSES))),
         }
+        embedding = np.zeros((n, 0), np.float32) if self.embedding is None else np.asarray(self.embedding, np.float32)
+        if embedding.ndim != 2 or len(embedding) != n:
+            raise ValueError(f"Detections.embedding has shape {embedding.shape}, expected ({n}, D)")
+        object.__setattr__(self, "embedding", embedding)
         object.__setattr__(self, "boxes", boxes)
         for name, (default, dtype, shape) in defaults.items():
             value = getattr(self, name)
@@ -66,7 +75,7 @@ class Detections:
 
     @staticmethod
     def _fields() -> tuple[str, ...]:
-        return ("boxes", "scores", "codes", "confidence", "top3", "top3_p", "face_down", "group")
+        return ("boxes", "scores", "codes", "confidence", "top3", "top3_p", "face_down", "group", "probs", "embedding")
 
     def with_(self, **changes: np.ndarray) -> "Detections":
         return replace(self, **changes)

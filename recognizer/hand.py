@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from recognizer.decode import Decoding
 from recognizer.detections import Detections
 from recognizer.geometry import size_factors
 from recognizer.group import Group, GroupKind
@@ -37,6 +38,8 @@ class Recognition:
     turned: float = 0.0
     #: The photo's own (width, height), upright, when the reader was handed its file; None: handed pixels, ``size``.
     photo_size: tuple[int, int] | None = None
+    #: The hand decoder's reading (``recognizer.decode``): the tiles it changed and why, and the runner-up.
+    decoding: Decoding | None = None
 
     @property
     def own_size(self) -> tuple[int, int]:
@@ -66,6 +69,7 @@ class Recognition:
             "problems": self.problems,
             "timings_ms": self.timings_ms,
             "turned": self.turned,
+            "decoded": self.decoding.to_json() if self.decoding else None,
         }
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from recognizer.blas import one_blas_thread
 from recognizer.classify import classify
+from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
 from recognizer.detect import detect, other_looks
 from recognizer.errors import BadPhotoError
 from recognizer.group import group
@@ -18,15 +19,20 @@ from recognizer.hand import Recognition, build_hand
 from recognizer.image import load_photo, load_photo_sized
 from recognizer.level import read_level
 from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
+from scoring.rulesets import get_rule_set
+from scoring.tiles import BONUS_CODES
 
 
-def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None" = None, **context: Any) -> Recognition:
-    """Recognise every tile of a photo and build the hand; ``context`` goes to the Hand (won_by, seat_wind, ...)."""
+def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None" = None, rules: str | None = None,
+              **context: Any) -> Recognition:
+    """Recognise every tile of a photo and build the hand; ``rules`` the book whose hand shapes the photo is read
+    for (None: every book's); ``context`` goes to the Hand (won_by, seat_wind, ...)."""
     with one_blas_thread():
-        return _recognize(photo, tileset, **context)
+        return _recognize(photo, tileset, rules, **context)
 
 
-def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None", **context: Any) -> Recognition:
+def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None", rules: str | None,
+               **context: Any) -> Recognition:
     times: dict[str, float] = {}
     t = time.perf_counter()
 
@@ -57,14 +63,19 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     lap("classify")
     dets, groups = group(dets)
     lap("group")
+    shapes = get_rule_set(rules).special_shapes if rules else EVERY_BOOKS_SHAPES
+    bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES
+    dets, groups, decoding = read_the_hand(dets, groups, shapes, bonus_faces or BONUS_CODES)
+    lap("decode")
     hand, problems = build_hand(dets, groups, **context)
-    problems = notes + problems
+    problems = notes + (list(decoding.notes) if decoding else []) + problems
     if levelled is not None:
         dets = dets.with_(boxes=levelled.to_photo(dets.boxes))
     lap("hand")
     if len(dets) == 0:
         problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
-    return Recognition(dets, groups, hand, problems, size, times, levelled.degrees if levelled is not None else 0.0, photo_size)
+    return Recognition(dets, groups, hand, problems, size, times, levelled.degrees if levelled is not None else 0.0, photo_size,
+                       decoding)
 
 
 def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None) -> "Suggestion | None":

@@ -223,6 +223,8 @@ def show_photo(slot: Slot, review: rv.Review, photo: Photo) -> None:
                         selection_mode="tile", width="content")
     st.caption("Tap a tile to fix it; the numbers match the lists. Green: sure · orange: unsure · red: doubtful · "
                "blue: checked by you · grey dashed: set aside, not in this hand · purple: the tile being fixed")
+    if changed := ((review.recognised or {}).get("decoded") or {}).get("changes"):
+        st.caption("Read as one legal hand, the reader changed: " + "; ".join(f"{c['from']} → {c['to']} ({c['why']})" for c in changed))
 
 
 def show_faces(slot: Slot, review: rv.Review) -> None:

@@ -1,0 +1,117 @@
+"""The hand decoder on real photos: the dev HK set photos and the dev 1922 book photos, read with and without it.
+
+    python bench/bench_decoder_photos.py            # both folders of ../shared/realdev
+    python bench/bench_decoder_photos.py --hk       # only the HK set photos
+    python bench/bench_decoder_photos.py --likeness 0   # the decoder without the photo's own likeness
+
+HK set photos (``hk-sets/photos.json``, partial labels): the share of labelled tiles that get a box (IoU >= 0.5) with
+the right code, as the pipeline reads them (decoder and likeness) and with the decoder's changes undone (the tiles'
+own readings). Book photos (``book-1922``, read with the tile set ``pungchow-1922`` and Harr's shapes): the share of
+tiles right and the hands whose every tile is right (the hand's tiles as a multiset against the labels' rows),
+with and without. The photos are read from ``../shared``; without it the bench says so and stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
+
+from recognizer.hand import Recognition  # noqa: E402
+from recognizer.pipeline import recognize  # noqa: E402
+
+REALDEV = ROOT.parent / "shared" / "realdev"
+
+
+def iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two (x, y, w, h) boxes."""
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    return float(inter / (a[2] * a[3] + b[2] * b[3] - inter)) if inter else 0.0
+
+
+def both_readings(res: Recognition) -> tuple[list[str], list[str]]:
+    """The codes the pipeline gives, and the same with the decoder's changes undone."""
+    decoded = [res.detections.code(k) for k in range(len(res.detections))]
+    own = list(decoded)
+    for change in res.decoding.changes if res.decoding else ():
+        own[change.tile] = change.was
+    return decoded, own
+
+
+def hk_photos() -> dict[str, float]:
+    labels = json.loads((REALDEV / "hk-sets" / "photos.json").read_text())
+    right = {"decoder": 0, "own": 0}
+    total = 0
+    for name, photo in sorted(labels.items()):
+        path = REALDEV / "hk-sets" / "photos" / name
+        res = recognize(path)
+        w, h = res.own_size
+        boxes = res.boxes_at(w, h)
+        decoded, own = both_readings(res)
+        for tile in photo["tiles"]:
+            total += 1
+            box = np.array(tile["box"], np.float64)
+            overlaps = [iou(box, b) for b in boxes]
+            k = int(np.argmax(overlaps)) if overlaps else -1
+            if k >= 0 and overlaps[k] >= 0.5:
+                right["decoder"] += decoded[k] == tile["code"]
+                right["own"] += own[k] == tile["code"]
+        print(f"  {name}: {len(res.detections)} tiles read, changed {len(res.decoding.changes) if res.decoding else 0}", file=sys.stderr)
+    return {"labelled_tiles": total, **{k: round(v / total, 4) for k, v in right.items()}}
+
+
+def book_photos() -> dict[str, object]:
+    folder = REALDEV / "book-1922"
+    hands = {"decoder": 0, "own": 0}
+    tiles = {"decoder": 0, "own": 0}
+    total = n = 0
+    for label_path in sorted((folder / "labels").glob("example_*.json")):
+        label = json.loads(label_path.read_text())
+        want = Counter(code for row in label["rows"] for code in row["tiles"])
+        res = recognize(folder / "photos" / label["image"], "pungchow-1922", "harr-1922")
+        in_hand = {k for g in res.groups if g.in_hand for k in g.members}
+        decoded, own = both_readings(res)
+        n += 1
+        total += sum(want.values())
+        for name, codes in (("decoder", decoded), ("own", own)):
+            got = Counter(codes[k] for k in sorted(in_hand))
+            hands[name] += got == want
+            tiles[name] += sum((got & want).values())
+        changes = res.decoding.changes if res.decoding else ()
+        print(f"  {label['image']}: changes {[str(c) for c in changes]}", file=sys.stderr)
+    return {"hands": n, "hands_all_tiles_right": hands, "tiles": total, "tiles_right": {k: round(v / total, 4) for k, v in tiles.items()}}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hk", action="store_true", help="only the HK set photos")
+    ap.add_argument("--book", action="store_true", help="only the 1922 book photos")
+    ap.add_argument("--likeness", type=float, default=None, help="the likeness pull's weight (default: the product's; 0: off)")
+    args = ap.parse_args()
+    if args.likeness is not None:
+        import recognizer.likeness
+
+        recognizer.likeness.WEIGHT = args.likeness
+    if not REALDEV.is_dir():
+        print(f"skipped: the real dev photos are not here ({REALDEV}); the bench reads them from ../shared beside the clone")
+        return 0
+    report: dict[str, object] = {}
+    if not args.book:
+        report["hk_photos"] = hk_photos()
+    if not args.hk:
+        report["book_photos"] = book_photos()
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,678 @@
+"""Step 4: read the hand, not the tiles one by one.
+
+A photo of a finished hand is one legal hand from one set: four sets and a pair (or a limit hand of the
+book's own shape), at most four of any tile, one of each flower and season. Each tile's reading is a
+probability over every face; the most probable reading of the whole photo that the rules allow is often
+not the tiles' own best faces taken one by one ("7C 7C 7C 7C 7C" cannot be; "1C 1C 7C" beside them is a pung
+misread). The decoder finds that reading and the runner-up, and says which tiles it changed and why.
+
+A reading's distance from the tiles' own is the log of how many times less likely it is (the tiles' losses,
+``log p(own face) - log p(face read)``, summed). Readings farther than ``NEAR`` are not considered: when no legal
+hand is that near, the tiles keep their own faces (only the count rule is applied) and the decoder says so.
+The search is exact among each tile's ``CANDIDATES`` likeliest faces within ``NEAR`` (branch and bound: a
+reading is dropped once its loss reaches the runner-up's).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from recognizer.detections import Detections
+from recognizer.group import Group
+from recognizer.labels import CLASSES, FACE_DOWN, NOT_A_TILE
+from scoring.arrange import HEAD_KINDS, Shape
+from scoring.tiles import BONUS_CODES, COPIES_OF_A_TILE, PLAYING_CODES
+
+#: A legal reading at most this many times less likely than the tiles' own (log of 1000) is near enough to take.
+NEAR = math.log(1000.0)
+#: Faces considered per tile, its likeliest first.
+CANDIDATES = 6
+#: Seconds of processor time the search may take before it stops and keeps what it found (``Decoding.complete`` then
+#: says so); the fallbacks when no hand is near take a quarter of it each, so decoding stays under 20 ms. Processor
+#: time, not the clock's: a machine busy with other work cuts no search short.
+BUDGET_S = 0.012
+#: Search steps between two readings of the processor clock.
+TICKS = 32
+
+_PLAYING = [CLASSES.index(c) for c in PLAYING_CODES]
+_BONUS = frozenset(CLASSES.index(c) for c in BONUS_CODES)
+_XX = CLASSES.index(FACE_DOWN)
+_NT = CLASSES.index(NOT_A_TILE)
+_HEADS = [_PLAYING[i] for i in HEAD_KINDS]
+
+
+def copies_in_a_set(bonus_faces: Iterable[str] = BONUS_CODES) -> np.ndarray:
+    """How many tiles of each class one set holds: four of each playing face, the eight bonus tiles shared evenly
+    among the set's bonus faces (one each of the eight flowers and seasons; two each of Harr's four mandarins),
+    any number face down (a photo may show a set's backs), and no "not a tile"."""
+    faces = [CLASSES.index(c) for c in bonus_faces]
+    copies = np.zeros(len(CLASSES), np.int64)
+    copies[_PLAYING] = COPIES_OF_A_TILE
+    if faces:
+        copies[faces] = len(BONUS_CODES) // len(faces)
+    copies[_XX] = len(PLAYING_CODES) * COPIES_OF_A_TILE + len(BONUS_CODES)
+    return copies
+
+
+class Unit(str, Enum):
+    """What a few tiles of a reading make together."""
+
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    PAIR = "pair"
+    SINGLE = "single"
+    """One head of thirteen different heads."""
+    BONUS = "bonus"
+    LOOSE = "loose"
+    """A tile of a hand that is not complete: only the count rule binds it."""
+
+
+_SETS = (Unit.CHOW, Unit.PUNG, Unit.KONG)
+
+
+class Reading(str, Enum):
+    """The shape a reading of the whole photo takes."""
+
+    STANDARD = "four sets and a pair"
+    THIRTEEN_HEADS = "thirteen different heads, one paired"
+    SEVEN_PAIRS = "seven pairs"
+    COUNT_RULE = "the tiles' own faces, at most four of each"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the photo shows apart: ``sets``, each one set laid out left to right (a declared chow, pung or kong; a
+    concealed kong with face-down ends), ``bonus``, and ``loose``, the tiles left to read as a whole (the concealed
+    hand, the winning tile, tiles that may be flowers or seasons). Indices are the detections'."""
+
+    loose: tuple[int, ...]
+    sets: tuple[tuple[int, ...], ...] = ()
+    bonus: tuple[int, ...] = ()
+    """Tiles laid aside as flowers and seasons: each is one, which one its reading among the eight says."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A tile the decoder read as another face than its own best, and why."""
+
+    tile: int
+    was: str
+    now: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"tile {self.tile}: {self.was} -> {self.now}, {self.why}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tile": self.tile, "from": self.was, "to": self.now, "why": self.why}
+
+
+@dataclass(frozen=True)
+class HandReading:
+    """One reading of the photo: a face for every tile read (``codes``, by detection index), the shape the faces make,
+    how many times less likely it is than the tiles' own (``log_ratio``, natural log), and the units it splits into
+    (kind, faces, tiles)."""
+
+    codes: tuple[int, ...]
+    shape: Reading
+    log_ratio: float
+    units: tuple[tuple[Unit, tuple[int, ...], tuple[int, ...]], ...] = ()
+
+    def code(self, tile: int) -> str:
+        return CLASSES[self.codes[tile]]
+
+    def __str__(self) -> str:
+        sets = [" ".join(CLASSES[c] for c in faces) for kind, faces, _ in self.units if kind is not Unit.LOOSE]
+        loose = [CLASSES[c] for kind, faces, _ in self.units if kind is Unit.LOOSE for c in faces]
+        return " | ".join(sets + ([" ".join(loose)] if loose else []))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reading": str(self), "shape": self.shape.value, "log_ratio": round(self.log_ratio, 3),
+                "times_less_likely": round(math.exp(min(self.log_ratio, 700.0)), 2)}
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """The decoder's answer: the reading taken (``best``), the runner-up, the tiles it changed, whether it kept the
+    tiles' own faces for want of a legal hand near them (``kept_own``), and how long it took."""
+
+    best: HandReading
+    runner_up: HandReading | None
+    changes: tuple[Change, ...]
+    kept_own: bool
+    ms: float
+    complete: bool = True
+    """False when the search ran out of its time (``BUDGET_S``) before proving its answer the likeliest."""
+    notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "shape": self.best.shape.value,
+            "reading": str(self.best),
+            "log_ratio": round(self.best.log_ratio, 3),
+            "changes": [c.to_json() for c in self.changes],
+            "runner_up": self.runner_up.to_json() if self.runner_up else None,
+            "kept_own": self.kept_own,
+            "notes": list(self.notes),
+            "ms": round(self.ms, 2),
+        }
+
+
+def _unit_faces() -> dict[Unit, list[tuple[int, ...]]]:
+    """Every chow, pung, kong and pair of playing faces, as class indices."""
+    suits = [_PLAYING[s * 9:(s + 1) * 9] for s in range(3)]
+    return {
+        Unit.CHOW: [tuple(suit[r:r + 3]) for suit in suits for r in range(7)],
+        Unit.PUNG: [(c,) * 3 for c in _PLAYING],
+        Unit.KONG: [(c,) * 4 for c in _PLAYING],
+        Unit.PAIR: [(c,) * 2 for c in _PLAYING],
+    }
+
+
+_UNIT_FACES = _unit_faces()
+
+
+#: A reading's units: (kind, faces, tiles) each.
+Units = tuple[tuple[Unit, tuple[int, ...], tuple[int, ...]], ...]
+#: A reading as the search keeps it: (tile, face) for every tile read.
+Faces = tuple[tuple[int, int], ...]
+
+
+@dataclass
+class _Search:
+    """Branch and bound: the two least-loss distinct readings within ``cap``. ``candidates`` each tile's faces,
+    least loss first."""
+
+    candidates: list[list[tuple[float, int]]]
+    copies: list[int]
+    cap: float = NEAR
+    found: dict[Faces, tuple[float, Reading, Units]] = field(default_factory=dict)
+    bound: float = NEAR
+    deadline: float = math.inf
+    stopped: bool = False
+
+    ticks: int = 0
+
+    def out_of_time(self) -> bool:
+        """Whether the budget is spent; the clock (a slow call) is read every ``TICKS`` steps."""
+        self.ticks += 1
+        if self.ticks % TICKS == 0:
+            self.stopped = self.stopped or time.process_time() > self.deadline
+        return self.stopped
+
+    @classmethod
+    def of(cls, loss: np.ndarray, copies: np.ndarray) -> _Search:
+        candidates = [sorted((float(row[f]), int(f)) for f in np.flatnonzero(np.isfinite(row))) for row in loss]
+        return cls(candidates, [int(c) for c in copies])
+
+    def limit(self, cap: float) -> None:
+        """Look only at readings less than ``cap`` from the tiles' own."""
+        self.cap = cap
+        self.bound = min([cap] + ([max(v[0] for v in self.found.values())] if len(self.found) >= 2 else []))
+
+    def offer(self, faces: Faces, loss: float, shape: Reading, units: Units) -> None:
+        """Keep a reading if it is among the two best distinct ones so far; the bound is the second's loss."""
+        old = self.found.get(faces)
+        if old is not None and old[0] <= loss:
+            return
+        self.found[faces] = (loss, shape, units)
+        if len(self.found) > 2:
+            del self.found[max(self.found, key=lambda k: self.found[k][0])]
+        if len(self.found) == 2:
+            self.bound = min(self.cap, max(v[0] for v in self.found.values()))
+
+
+def _candidates(probs: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """(N, C) losses: ``log p(best) - log p(face)`` for each tile's ``CANDIDATES`` likeliest allowed faces within
+    ``NEAR``, inf elsewhere."""
+    p = np.where(allowed[None, :], probs, 0.0)
+    own = probs.max(axis=1, keepdims=True)
+    with np.errstate(divide="ignore"):
+        loss = np.log(np.maximum(own, 1e-30)) - np.log(p)
+    order = np.argsort(loss, axis=1)[:, CANDIDATES:]
+    np.put_along_axis(loss, order, np.inf, axis=1)
+    loss[loss > NEAR] = np.inf
+    out: np.ndarray = np.maximum(loss, 0.0)
+    return out
+
+
+_PERMS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+_CHOWS = np.array(_UNIT_FACES[Unit.CHOW])
+_SAME = np.array(_PLAYING)
+
+
+def _set_choices(loss: np.ndarray, tiles: tuple[int, ...]) -> list[tuple[float, Unit, tuple[int, ...], tuple[int, ...]]]:
+    """The sets a laid-out group of 3 or 4 tiles can be, least loss first: (loss, kind, the set's faces, each tile's
+    face in the group's order). A set lies either way, so a chow's tiles may take its faces in any order; a
+    concealed kong's ends are its face-down tiles."""
+    sub = loss[list(tiles)]
+    found: list[tuple[float, Unit, tuple[int, ...], tuple[int, ...]]] = []
+    if len(tiles) == 3:
+        pungs = sub[:, _SAME].sum(axis=0)
+        found += [(float(pungs[k]), Unit.PUNG, (int(c),) * 3, (int(c),) * 3) for k, c in enumerate(_SAME)]
+        by_order = np.stack([sub[0, _CHOWS[:, p[0]]] + sub[1, _CHOWS[:, p[1]]] + sub[2, _CHOWS[:, p[2]]] for p in _PERMS])
+        best = by_order.argmin(axis=0)
+        for k, chow in enumerate(_CHOWS):
+            p = _PERMS[int(best[k])]
+            found.append((float(by_order[best[k], k]), Unit.CHOW, tuple(int(c) for c in chow), tuple(int(chow[i]) for i in p)))
+    elif len(tiles) == 4:
+        kongs = sub[:, _SAME].sum(axis=0)
+        hidden = sub[0, _XX] + sub[3, _XX] + sub[1, _SAME] + sub[2, _SAME]
+        found += [(float(kongs[k]), Unit.KONG, (int(c),) * 4, (int(c),) * 4) for k, c in enumerate(_SAME)]
+        found += [(float(hidden[k]), Unit.KONG, (_XX, int(c), int(c), _XX), (_XX, int(c), int(c), _XX)) for k, c in enumerate(_SAME)]
+    return sorted((f for f in found if f[0] < NEAR), key=lambda f: f[0])
+
+
+@dataclass(frozen=True)
+class _Need:
+    """How many units of each kind the loose tiles must make, and whether no face may repeat among them."""
+
+    shape: Reading
+    counts: tuple[tuple[Unit, int], ...]
+    distinct: bool = False
+
+
+def _needs(sets_laid: int, shapes: frozenset[Shape]) -> list[_Need]:
+    """The shapes a hand with ``sets_laid`` sets laid out may complete."""
+    needs = [_Need(Reading.STANDARD, ((Unit.PAIR, 1), (Unit.CHOW, 4 - sets_laid)))] if sets_laid <= 4 else []
+    if sets_laid == 0 and Shape.THIRTEEN_HEADS in shapes:
+        needs.append(_Need(Reading.THIRTEEN_HEADS, ((Unit.PAIR, 1), (Unit.SINGLE, 12)), distinct=True))
+    if sets_laid == 0 and Shape.SEVEN_PAIRS in shapes:
+        needs.append(_Need(Reading.SEVEN_PAIRS, ((Unit.PAIR, 7),), distinct=True))
+    return needs
+
+
+@lru_cache(maxsize=16)
+def _loose_units(need: _Need) -> dict[int, list[tuple[Unit, tuple[int, ...], tuple[tuple[int, int], ...]]]]:
+    """For each face, the units holding it that the shape allows: the unit's kind, its faces (that face first) and
+    how many of each face it takes."""
+    kinds = {kind for kind, _ in need.counts}
+    units: list[tuple[Unit, tuple[int, ...]]] = []
+    if Unit.CHOW in kinds:  # "sets": chows, pungs and kongs share the one count
+        units += [(k, f) for k in _SETS for f in _UNIT_FACES[k]]
+    if Unit.PAIR in kinds:
+        heads = set(_HEADS)
+        units += [(Unit.PAIR, f) for f in _UNIT_FACES[Unit.PAIR] if need.shape is not Reading.THIRTEEN_HEADS or f[0] in heads]
+    if Unit.SINGLE in kinds:
+        units += [(Unit.SINGLE, (h,)) for h in _HEADS]
+    by_face: dict[int, list[tuple[Unit, tuple[int, ...], tuple[tuple[int, int], ...]]]] = {}
+    for kind, faces in units:
+        for face in set(faces):
+            others = list(faces)
+            others.remove(face)
+            by_face.setdefault(face, []).append((kind, (face, *others), tuple((f, faces.count(f)) for f in set(faces))))
+    for b in _BONUS:
+        by_face.setdefault(b, []).append((Unit.BONUS, (b,), ((b, 1),)))
+    return by_face
+
+
+def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: float, counts: list[int],
+                  laid: Units, laid_faces: dict[int, int]) -> None:
+    """Every split of the loose tiles into the shape's units within the bound, each complete one offered. The
+    first tile not yet in a unit (the surest first) anchors the next unit; its other tiles are taken in order, so
+    no unit is built twice from one set of tiles."""
+    cand, copies = search.candidates, search.copies
+    second = {t: _second(cand[t]) for t in loose}
+    order = sorted(loose, key=lambda t: (len(cand[t]), -second[t]))
+    position = {t: i for i, t in enumerate(order)}
+    holders: dict[int, list[tuple[float, int]]] = {}  # the tiles that may show each face, least loss first
+    for t in order:
+        for cost, face in cand[t]:
+            holders.setdefault(face, []).append((cost, t))
+    for tiles in holders.values():
+        tiles.sort()
+    by_face = _loose_units(need)
+    left = dict(need.counts)
+    wanted = [left.get(Unit.CHOW, 0), left.get(Unit.PAIR, 0), left.get(Unit.SINGLE, 0)]  # sets, pairs, single heads
+    slot = {Unit.CHOW: 0, Unit.PUNG: 0, Unit.KONG: 0, Unit.PAIR: 1, Unit.SINGLE: 2}
+    bonus_room = [sum(copies[b] - counts[b] for b in _BONUS)]
+    taken: dict[int, int] = {}
+    units: list[tuple[Unit, tuple[int, ...], tuple[int, ...]]] = []
+    used_kinds: set[int] = set()
+    n = len(order)
+
+    def step(done: float, cursor: int) -> None:
+        if search.out_of_time():
+            return
+        while cursor < n and order[cursor] in taken:
+            cursor += 1
+        if cursor == n:
+            if wanted == [0, 0, 0]:
+                faces = dict(laid_faces)
+                faces.update(taken)
+                search.offer(tuple(sorted(faces.items())), done, need.shape, laid + tuple(units))
+            return
+        remaining = n - len(taken)
+        least = 3 * wanted[0] + 2 * wanted[1] + wanted[2]
+        if not least <= remaining <= least + wanted[0] + bonus_room[0]:
+            return
+        must_change = not _completes(tuple(own_left), tuple(wanted), need.shape, bonus_room[0])
+        if must_change and done + min(second[t] for t in order[cursor:] if t not in taken) >= search.bound:
+            return
+        anchor = order[cursor]
+        for first, face in cand[anchor]:
+            if done + first >= search.bound:
+                break
+            if need.distinct and face in used_kinds:
+                continue
+            for kind, shown, takes in by_face.get(face, ()):
+                if kind is not Unit.BONUS and not wanted[slot[kind]]:
+                    continue
+                if any(counts[f] + k > copies[f] for f, k in takes):
+                    continue
+                fill(done + first, cursor, kind, shown, 1, [anchor])
+                if search.stopped:
+                    return
+
+    def fill(done: float, cursor: int, kind: Unit, faces: tuple[int, ...], k: int, members: list[int]) -> None:
+        if done >= search.bound:
+            return
+        if k < len(faces):
+            face = faces[k]
+            after = position[members[-1]] if k > 1 and faces[k - 1] == face else cursor
+            for cost, t in holders.get(face, ()):
+                if done + cost >= search.bound:
+                    break
+                if position[t] <= after or t in taken or t in members:
+                    continue
+                fill(done + cost, cursor, kind, faces, k + 1, members + [t])
+                if search.stopped:
+                    return
+            return
+        for t, f in zip(members, faces):
+            taken[t] = f
+            own_left[cand[t][0][1]] -= 1
+        for f in faces:
+            counts[f] += 1
+        if kind is Unit.BONUS:
+            bonus_room[0] -= 1
+        else:
+            wanted[slot[kind]] -= 1
+        if need.distinct:
+            used_kinds.add(faces[0])
+        units.append((kind, faces, tuple(members)))
+        step(done, cursor + 1)
+        units.pop()
+        if need.distinct:
+            used_kinds.discard(faces[0])
+        if kind is Unit.BONUS:
+            bonus_room[0] += 1
+        else:
+            wanted[slot[kind]] += 1
+        for f in faces:
+            counts[f] -= 1
+        for t in members:
+            del taken[t]
+            own_left[cand[t][0][1]] += 1
+
+    own_left = [0] * len(CLASSES)
+    for t in order:
+        own_left[cand[t][0][1]] += 1
+    step(start, 0)
+
+
+def _second(candidates: list[tuple[float, int]]) -> float:
+    """The least a tile's reading can move off its own face."""
+    return candidates[1][0] if len(candidates) > 1 else math.inf
+
+
+@lru_cache(maxsize=65536)
+def _completes(faces: tuple[int, ...], wanted: tuple[int, int, int], shape: Reading, bonus_room: int) -> bool:
+    """Whether tiles of these faces (a count per class) make the units still wanted (sets, pairs, single heads)
+    and bonus tiles: the search's test of the tiles' own faces, the count rule aside."""
+    sets, pairs, singles = wanted
+    bonus = sum(faces[b] for b in _BONUS)
+    if bonus > bonus_room or any(faces[b] > 1 for b in _BONUS) or faces[_XX] or faces[_NT]:
+        return False
+    playing = [faces[c] for c in _PLAYING]
+    if shape is Reading.SEVEN_PAIRS:
+        return all(k in (0, 2) for k in playing) and playing.count(2) == pairs
+    if shape is Reading.THIRTEEN_HEADS:
+        heads = [faces[c] for c in _HEADS]
+        return sum(playing) == sum(heads) and all(k <= 2 for k in heads) and heads.count(2) == pairs and heads.count(1) == singles
+    return _sets_and_pairs(tuple(playing), sets, pairs)
+
+
+@lru_cache(maxsize=65536)
+def _sets_and_pairs(counts: tuple[int, ...], sets: int, pairs: int) -> bool:
+    """Whether playing-face counts split into exactly ``sets`` chows, pungs or kongs and ``pairs`` pairs."""
+    i = next((k for k, c in enumerate(counts) if c), None)
+    if i is None:
+        return sets == 0 and pairs == 0
+    c = list(counts)
+    for size, kind_sets, kind_pairs in ((3, 1, 0), (4, 1, 0), (2, 0, 1)):
+        if c[i] >= size and sets >= kind_sets and pairs >= kind_pairs:
+            c[i] -= size
+            if _sets_and_pairs(tuple(c), sets - kind_sets, pairs - kind_pairs):
+                return True
+            c[i] += size
+    if sets and i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        for k in (i, i + 1, i + 2):
+            c[k] -= 1
+        return _sets_and_pairs(tuple(c), sets - 1, pairs)
+    return False
+
+
+def _search_count_rule(search: _Search, tiles: Sequence[int], counts: list[int], start: float,
+                       laid: Units, laid_faces: dict[int, int]) -> None:
+    """Each tile its likeliest face such that no face is read more often than a set holds it. The surest tiles are
+    taken first, so the first reading found moves the least sure tiles of a face read too often."""
+    cand, copies = search.candidates, search.copies
+    order = sorted(tiles, key=lambda t: -_second(cand[t]))
+    taken: dict[int, int] = {}
+
+    def step(done: float, k: int) -> None:
+        if search.out_of_time():
+            return
+        if k == len(order):
+            faces = dict(laid_faces)
+            faces.update(taken)
+            units = laid + tuple((Unit.LOOSE, (taken[t],), (t,)) for t in tiles)
+            search.offer(tuple(sorted(faces.items())), done, Reading.COUNT_RULE, units)
+            return
+        t = order[k]
+        for cost, face in cand[t]:
+            if done + cost >= search.bound:
+                break
+            if counts[face] >= copies[face]:
+                continue
+            counts[face] += 1
+            taken[t] = face
+            step(done + cost, k + 1)
+            counts[face] -= 1
+            del taken[t]
+            if search.stopped:
+                return
+
+    step(start, 0)
+
+
+#: The search looks this near first, and farther only when it has not found two readings: a hand misread on a tile
+#: or two is proved with little search.
+CAPS = (1.0, 3.0, NEAR)
+
+
+def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozenset({Shape.THIRTEEN_HEADS, Shape.SEVEN_PAIRS}),
+           copies: np.ndarray | None = None, own: np.ndarray | None = None, budget: float = BUDGET_S) -> Decoding:
+    """The likeliest legal reading of the photo's tiles, and the runner-up.
+
+    ``probs`` (N, len(CLASSES)) each tile's probabilities; ``layout`` which tiles lie as sets and which are read as a
+    whole; ``shapes`` the limit hands of the chosen book that are not four sets and a pair; ``copies`` how many of each
+    face the set holds (``copies_in_a_set``); ``own`` the faces the tiles were read as before (default: each tile's
+    likeliest), against which the changes are told; ``budget`` the seconds the search may take. Tiles in no part of
+    the layout keep their own faces.
+    """
+    started = time.perf_counter()
+    copies = copies_in_a_set() if copies is None else copies
+    own = probs.argmax(axis=1) if own is None else np.asarray(own)
+    loss = _candidates(probs, copies > 0)
+    search = _Search.of(loss, copies)
+    search.deadline = time.process_time() + budget
+    needs = _needs(len(layout.sets), shapes) if _may_be_complete(layout, copies) else []
+    choices = _laid_choices(loss, probs, layout, copies)
+    for cap in CAPS:
+        search.limit(cap)
+        def loose(counts: list[int], done: float, laid: Units, faces: dict[int, int]) -> None:
+            for need in needs:
+                _search_loose(search, layout.loose, need, done, counts, laid, faces)
+
+        _search_sets(search, choices, layout, loose)
+        if len(search.found) >= 2:
+            break
+    kept_own = bool(needs) and not search.found
+    notes: list[str] = []
+    if not search.found and (layout.sets or layout.bonus):  # no whole hand: each set laid apart is still a set
+        search.limit(NEAR)
+        search.stopped, search.ticks, search.deadline = False, 0, time.process_time() + budget / 4
+        _search_sets(search, choices, layout, lambda counts, done, laid, faces: _search_count_rule(
+            search, layout.loose, counts, done, laid, faces))
+    if not search.found:
+        search.limit(math.inf)
+        search.stopped, search.ticks, search.deadline = False, 0, time.process_time() + budget / 4
+        everyone = tuple(layout.loose) + tuple(t for s in layout.sets for t in s) + layout.bonus
+        _search_count_rule(search, everyone, [0] * len(CLASSES), 0.0, (), {})
+    if kept_own:
+        notes.append(f"no winning hand is within {math.exp(NEAR):.0f} times the tiles' own reading: the tiles keep their own "
+                     "faces (at most four of each; a set laid apart read as a set); check the tiles the reader is unsure of")
+    ranked = sorted(search.found.items(), key=lambda kv: kv[1][0])
+    readings = [_reading(faces, v, own) for faces, v in ranked]
+    if not readings:  # no reading within reach even tile by tile: every tile as read
+        units = tuple((Unit.LOOSE, (int(own[t]),), (t,)) for t in range(len(own)))
+        readings = [HandReading(tuple(int(c) for c in own), Reading.COUNT_RULE, 0.0, units)]
+    best = readings[0]
+    changes = tuple(_why(t, int(own[t]), best, probs, copies) for t in range(len(own)) if best.codes[t] != own[t])
+    return Decoding(best, readings[1] if len(readings) > 1 else None, changes, kept_own, (time.perf_counter() - started) * 1000,
+                    complete=not search.stopped, notes=tuple(notes))
+
+
+def _may_be_complete(layout: Layout, copies: np.ndarray) -> bool:
+    """Whether the tiles are enough, and not too many, for a winning hand."""
+    sets = len(layout.sets)
+    if sets > 4:
+        return False
+    n = len(layout.loose)
+    bonus = int(sum(copies[b] for b in _BONUS)) - len(layout.bonus)
+    return 3 * (4 - sets) + 2 <= n <= 4 * (4 - sets) + 2 + bonus
+
+
+def _bonus_choices(probs: np.ndarray, tile: int, copies: np.ndarray) -> list[tuple[float, Unit, tuple[int, ...], tuple[int, ...]]]:
+    """The flowers and seasons a tile laid aside as one can be, least loss first (against its likeliest of them)."""
+    faces = [b for b in sorted(_BONUS) if copies[b] > 0]
+    p = np.maximum(probs[tile, faces], 1e-30)
+    loss = np.log(p.max()) - np.log(p)
+    return sorted((float(v), Unit.BONUS, (f,), (f,)) for v, f in zip(loss, faces) if v < NEAR)
+
+
+Choices = list[list[tuple[float, Unit, tuple[int, ...], tuple[int, ...]]]]
+
+
+def _laid_choices(loss: np.ndarray, probs: np.ndarray, layout: Layout, copies: np.ndarray) -> Choices:
+    """What each laid-out set, then each bonus tile laid aside, can be."""
+    return [_set_choices(loss, s) for s in layout.sets] + [_bonus_choices(probs, t, copies) for t in layout.bonus]
+
+
+def _search_sets(search: _Search, choices: Choices, layout: Layout,
+                 then: Callable[[list[int], float, Units, dict[int, int]], None]) -> None:
+    """Choose a set for each laid-out group, and a face for each bonus tile laid aside (least loss first, within the
+    bound), then read the loose tiles."""
+    groups = list(layout.sets) + [(t,) for t in layout.bonus]
+    counts = [0] * len(CLASSES)
+    laid: list[tuple[Unit, tuple[int, ...], tuple[int, ...]]] = []
+    faces: dict[int, int] = {}
+
+    def step(k: int, done: float) -> None:
+        if search.out_of_time():
+            return
+        if k == len(choices):
+            then(counts, done, tuple(laid), dict(faces))
+            return
+        for cost, kind, shown, each in choices[k]:
+            if done + cost >= search.bound:
+                break
+            if any(counts[f] + shown.count(f) > search.copies[f] for f in shown):
+                continue
+            for f in shown:
+                counts[f] += 1
+            laid.append((kind, shown, groups[k]))
+            faces.update(zip(groups[k], each))
+            step(k + 1, done + cost)
+            laid.pop()
+            for f in shown:
+                counts[f] -= 1
+            if search.stopped:
+                return
+
+    step(0, 0.0)
+
+
+def _reading(faces: Faces, value: tuple[float, Reading, Units], own: np.ndarray) -> HandReading:
+    loss, shape, units = value
+    codes = [int(c) for c in own]
+    for t, c in faces:
+        codes[t] = c
+    return HandReading(tuple(codes), shape, loss, units)
+
+
+def _why(tile: int, was: int, reading: HandReading, probs: np.ndarray, copies: np.ndarray) -> Change:
+    """Say why a tile was read as another face: the set it completes, or the count rule."""
+    now = reading.codes[tile]
+    odds = f"{CLASSES[now]} read at {probs[tile, now]:.2f} against {probs[tile, was]:.2f}"
+    for kind, faces, members in reading.units:
+        if tile not in members:
+            continue
+        if kind is Unit.LOOSE:
+            return Change(tile, CLASSES[was], CLASSES[now], f"a set holds at most {int(copies[was])} {CLASSES[was]} ({odds})")
+        if kind is Unit.BONUS:
+            return Change(tile, CLASSES[was], CLASSES[now], f"a set holds {int(copies[now])} of each flower and season ({odds})")
+        others = [str(m) for m in members if m != tile]
+        shown = " ".join(CLASSES[f] for f in faces)
+        return Change(tile, CLASSES[was], CLASSES[now],
+                      f"it makes the {kind.value} {shown} with tile{'s' if len(others) > 1 else ''} {', '.join(others)} "
+                      f"({reading.shape.value}; {odds})")
+    return Change(tile, CLASSES[was], CLASSES[now], odds)
+
+
+#: The book shapes other than four sets and a pair that a photo is read for when no book is named: every book's.
+EVERY_BOOKS_SHAPES = frozenset({Shape.THIRTEEN_HEADS, Shape.SEVEN_PAIRS})
+
+
+def layout_of(groups: Sequence[Group]) -> Layout:
+    """The layout the grouping found: declared sets (and concealed kongs) apart, the rest of the hand loose; tiles
+    of other hands on the table are left out."""
+    sets = tuple(g.members for g in groups if g.in_hand and g.kind.is_set and len(g.members) in (3, 4))
+    laid = {t for s in sets for t in s}
+    loose = tuple(t for g in groups if g.in_hand for t in g.members if t not in laid)
+    return Layout(loose, sets)
+
+
+def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape] = EVERY_BOOKS_SHAPES,
+                  bonus_faces: Iterable[str] = BONUS_CODES) -> tuple[Detections, list[Group], Decoding | None]:
+    """The pipeline's step: the tiles read as the likeliest legal hand (alike tiles pulled together first,
+    ``likeness.pull_alike``), grouped again when a tile changed. None when the tiles carry no probabilities."""
+    from recognizer.group import group
+    from recognizer.likeness import pull_alike
+
+    if not len(dets) or not dets.probs.any():
+        return dets, groups, None
+    probs = pull_alike(dets.probs.astype(np.float64), dets.embedding)
+    decoding = decode(probs, layout_of(groups), shapes, copies_in_a_set(bonus_faces), own=dets.codes)
+    if not decoding.changes:
+        return dets, groups, decoding
+    codes = np.array(decoding.best.codes, np.int64)
+    confidence = dets.probs[np.arange(len(dets)), codes]
+    regrouped, groups = group(dets.with_(codes=codes, confidence=confidence, face_down=codes == _XX))
+    return regrouped, groups, decoding
+
+
+for _laid in range(5):  # the units each shape allows, built once at import rather than in a photo's first decoding
+    for _need in _needs(_laid, EVERY_BOOKS_SHAPES):
+        _loose_units(_need)

@@ -1,0 +1,167 @@
+"""The hand decoder reads the photo as one legal hand: given these tiles' readings, this hand, because of these rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from recognizer.decode import Layout, Reading, copies_in_a_set, decode
+from recognizer.labels import CLASSES
+from recognizer.likeness import pull_alike
+from scoring.arrange import Shape
+
+
+def reading(*tiles: str | tuple[str, float, str, float]) -> np.ndarray:
+    """Each tile's probabilities: a code read surely (0.9), or (code, p, other code, q) read between two faces."""
+    rows = []
+    for tile in tiles:
+        code, p, other, q = (tile, 0.9, None, 0.0) if isinstance(tile, str) else tile
+        row = np.full(len(CLASSES), (1.0 - p - q) / (len(CLASSES) - 2))
+        row[CLASSES.index(code)] = p
+        if other:
+            row[CLASSES.index(other)] = q
+        rows.append(row)
+    return np.array(rows)
+
+
+def codes(decoding_codes: tuple[int, ...]) -> list[str]:
+    return [CLASSES[c] for c in decoding_codes]
+
+
+HAND = ["1C", "1C", "1C", "2B", "3B", "4B", "5D", "6D", "7D", "EW", "EW", "EW", "RD", "RD"]
+
+
+def test_a_pung_misread_on_one_tile_is_read_as_the_pung() -> None:
+    """1C 1C 7C cannot finish four sets and a pair; 1C 1C 1C can, and the third tile gave 1C half 7C's chance."""
+    tiles = list(HAND)
+    tiles[2] = ("7C", 0.6, "1C", 0.3)  # type: ignore[call-overload]
+    d = decode(reading(*tiles), Layout(tuple(range(14))))
+    assert codes(d.best.codes) == HAND
+    assert [(c.tile, c.was, c.now) for c in d.changes] == [(2, "7C", "1C")]
+    assert "pung 1C 1C 1C with tiles 0, 1" in d.changes[0].why
+    assert d.best.log_ratio == pytest.approx(np.log(2.0))
+    assert d.runner_up is not None and d.runner_up.log_ratio > d.best.log_ratio
+
+
+def test_a_hand_read_right_tile_by_tile_is_left_as_read() -> None:
+    d = decode(reading(*HAND), Layout(tuple(range(14))))
+    assert codes(d.best.codes) == HAND and d.changes == () and d.best.log_ratio == 0.0
+    assert d.best.shape is Reading.STANDARD
+
+
+def test_no_fifth_tile_of_a_face() -> None:
+    """Harr: "there are four of each tile". A loser's thirteen tiles read 7C five times: the least sure is read as its
+    next face, and the hand is not made into a winning one."""
+    tiles = ["7C"] * 4 + [("7C", 0.5, "1C", 0.4)] + ["2B", "3B", "4B", "5D", "6D", "7D", "EW", "EW"]
+    d = decode(reading(*tiles), Layout(tuple(range(13))))
+    assert codes(d.best.codes).count("7C") == 4 and codes(d.best.codes)[4] == "1C"
+    assert d.best.shape is Reading.COUNT_RULE and not d.kept_own
+    assert "at most 4 7C" in d.changes[0].why
+
+
+def test_one_of_each_flower() -> None:
+    """Two tiles read as the same flower: a set has one of each, so the less sure takes its next flower."""
+    tiles = list(HAND) + [("2F", 0.5, "1F", 0.4), ("2F", 0.7, "3F", 0.1)]
+    d = decode(reading(*tiles), Layout(tuple(range(16))))
+    assert codes(d.best.codes)[14:] == ["1F", "2F"]
+    assert "a set holds 1 of each flower and season" in d.changes[0].why
+    harrs = copies_in_a_set(["1F", "2F", "3F", "4F"])  # Harr's set: two each of four mandarins
+    d = decode(reading(*tiles), Layout(tuple(range(16))), copies=harrs)
+    assert codes(d.best.codes)[14:] == ["2F", "2F"]
+
+
+def test_sets_laid_apart_are_each_a_set() -> None:
+    """A declared set laid apart is a chow, pung or kong by itself: 2B 3B 9B laid apart, the last tile giving 4B a
+    fair chance, is the chow 2B 3B 4B."""
+    tiles = list(HAND)
+    tiles[5] = ("9B", 0.5, "4B", 0.2)  # type: ignore[call-overload]
+    sets = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (9, 10, 11))
+    d = decode(reading(*tiles), Layout((12, 13), sets))
+    assert codes(d.best.codes) == HAND
+    assert "chow 2B 3B 4B" in d.changes[0].why
+
+
+def test_thirteen_orphans_where_the_book_has_it() -> None:
+    """Thirteen different heads, one paired: a hand under Harr (who has it), read for it; a book without it reads the
+    tiles as they are."""
+    heads = ["1B", "9B", "1C", "9C", "1D", "9D", "EW", "SW", "WW", "NW", "RD", "GD", "WD"]
+    tiles = heads[:-1] + [("2D", 0.5, "WD", 0.4), "RD"]
+    d = decode(reading(*tiles), Layout(tuple(range(14))), shapes=frozenset({Shape.THIRTEEN_HEADS}))
+    assert d.best.shape is Reading.THIRTEEN_HEADS and codes(d.best.codes)[12] == "WD"
+    d = decode(reading(*tiles), Layout(tuple(range(14))), shapes=frozenset())
+    assert d.best.shape is Reading.COUNT_RULE and d.kept_own and d.notes
+    assert codes(d.best.codes)[12] == "2D"
+
+
+def test_far_from_any_legal_hand_the_tiles_keep_their_own() -> None:
+    """Fourteen sure tiles that make no hand: no winning hand is within a thousand times, so nothing changes."""
+    tiles = ["1C", "3C", "5C", "7C", "9C", "2B", "4B", "6B", "8B", "1D", "3D", "5D", "EW", "RD"]
+    d = decode(reading(*tiles), Layout(tuple(range(14))))
+    assert d.kept_own and codes(d.best.codes) == tiles and d.changes == ()
+    assert "keep their own" in d.notes[0]
+
+
+def test_decoding_an_eighteen_tile_hand_is_quick() -> None:
+    tiles = list(HAND) + ["1F", ("2S", 0.5, "3S", 0.3), "3F", "4S"]
+    tiles[4] = ("9B", 0.5, "3B", 0.3)  # type: ignore[call-overload]
+    d = decode(reading(*tiles), Layout(tuple(range(18))))
+    assert d.complete and codes(d.best.codes)[4] == "3B"
+    assert d.ms < 100  # the budget is 15 ms; a loaded test machine gets slack
+
+
+def test_tiles_alike_pull_toward_one_face() -> None:
+    """Three crops alike (a pung) read 1C, 1C and 7C: pulled together, the third reads 1C too; a crop unlike them
+    keeps its own reading."""
+    probs = reading("1C", "1C", ("7C", 0.5, "1C", 0.4), "5D")
+    emb = np.array([[1.0, 0.0, 0.0], [0.99, 0.1, 0.0], [0.98, 0.05, 0.1], [0.0, 0.0, 1.0]])
+    pulled = pull_alike(probs, emb)
+    assert [CLASSES[c] for c in pulled.argmax(axis=1)] == ["1C", "1C", "1C", "5D"]
+    assert np.allclose(pulled[3], probs[3])
+    assert np.allclose(pull_alike(probs, np.zeros((4, 0))), probs)
+
+
+def test_a_set_laid_apart_is_a_set_even_when_the_hand_is_out_of_reach() -> None:
+    """Eleven sure tiles in hand that make no sets: no winning hand is near, but the pung laid apart is still a pung:
+    5D 5D 3D laid together reads 5D 5D 5D."""
+    tiles = ["5D", "5D", ("3D", 0.6, "5D", 0.3), *["1C", "3C", "5C", "7C", "9C", "2B", "4B", "6B", "8B", "EW", "RD"]]
+    d = decode(reading(*tiles), Layout(tuple(range(3, 14)), ((0, 1, 2),)))
+    assert d.kept_own and codes(d.best.codes) == ["5D", "5D", "5D", *codes(d.best.codes)[3:]]
+    assert codes(d.best.codes)[3:] == tiles[3:]
+    assert "pung 5D 5D 5D" in d.changes[0].why
+
+
+def test_the_pipeline_step_reads_a_photos_layout_and_says_what_it_changed() -> None:
+    """Eleven tiles in a row and a pung laid apart below, one of its tiles read 9D: read one by one there is no pung;
+    read as a hand, the three are 5D 5D 5D, grouped again as a pung, and the record says which tile changed and why."""
+    from recognizer.classify import with_probabilities
+    from recognizer.decode import read_the_hand
+    from recognizer.detections import Detections
+    from recognizer.group import GroupKind, group
+
+    hand = ["1C", "2C", "3C", "4B", "5B", "6B", "7D", "8D", "9D", "EW", "EW"]
+    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(hand))] + [[10 + 42 * i, 300, 40, 56] for i in range(3)]
+    probs = reading(*hand, "5D", "5D", ("9D", 0.5, "5D", 0.4))
+    dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))), probs)
+    dets, groups = group(dets)
+    assert not any(g.kind is GroupKind.PUNG for g in groups)  # 5D 5D 9D is no set: read one by one, no pung lies there
+    dets, groups, decoding = read_the_hand(dets, groups)
+    assert decoding is not None and [(c.tile, c.was, c.now) for c in decoding.changes] == [(13, "9D", "5D")]
+    assert [dets.code(k) for k in range(11, 14)] == ["5D", "5D", "5D"]
+    assert any(g.kind is GroupKind.PUNG and set(g.members) == {11, 12, 13} for g in groups)
+    assert decoding.to_json()["changes"][0] == {"tile": 13, "from": "9D", "to": "5D", "why": decoding.changes[0].why}
+
+
+def test_recognize_json_and_text_carry_the_decoders_reading(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sample hand already reads as a legal hand: --json records the decoder's reading (nothing changed, the
+    runner-up and how much less likely it is), and the text names the runner-up."""
+    import json
+
+    from pungchow.cli import main as cli_main
+    from recognizer.cli import SAMPLE_PHOTO
+
+    assert cli_main(["recognize", str(SAMPLE_PHOTO), "--json"]) == 0
+    decoded = json.loads(capsys.readouterr().out)["decoded"]
+    assert decoded["changes"] == [] and decoded["kept_own"] is False and decoded["shape"] == "four sets and a pair"
+    assert decoded["runner_up"]["times_less_likely"] > 1
+    assert cli_main(["recognize", str(SAMPLE_PHOTO)]) == 0
+    assert "runner-up reading:" in capsys.readouterr().out
