@@ -246,8 +246,9 @@ def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | No
     reframing and not given) are also read turned upright, by the classifier and the bonus reader."""
     crops = crops_of(rgb, boxes)
     probs, emb = run_classifier(crops, model)
-    if tileset is not None and len(crops):
-        probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
+    calibrated = tileset is not None and tileset.calibrated  # type: ignore[attr-defined]
+    if calibrated and len(crops):
+        probs = tileset.probabilities(crops, probs, emb)  # type: ignore[union-attr]
         tilts = None
     else:
         if reframe:
@@ -255,7 +256,8 @@ def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | No
             tilts = tilts_of(rgb, boxes) if tilts is None else tilts
         if tilts is not None:
             probs = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, boxes, tilts, probs, (CROP_H, CROP_W))
-    return read_flowers_and_seasons(rgb, boxes, probs, which_only=tileset is not None, tilts=tilts)
+    probs = read_flowers_and_seasons(rgb, boxes, probs, which_only=calibrated, tilts=tilts)
+    return probs if tileset is None or not len(crops) else tileset.with_examples(crops, probs, emb)  # type: ignore[attr-defined]
 
 
 def tilts_of(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -371,7 +373,7 @@ def classify_tile_image(rgb: np.ndarray, tileset: "object | None" = None, model:
         raise BadPhotoError(f"the tile image is {w}x{h} pixels, too small to show a tile; crop the whole tile from the photo "
                             f"(at least {TILE_IMAGE_MIN_SIDE} pixels a side; a tile a few dozen pixels tall reads best)")
     box = single_tile_box(rgb)[None]
-    shares = TILE_IMAGE_FRAMINGS if tileset is None else TILE_IMAGE_FRAMINGS[:1]
+    shares = TILE_IMAGE_FRAMINGS if tileset is None or not tileset.calibrated else TILE_IMAGE_FRAMINGS[:1]  # type: ignore[attr-defined]
     framings = np.concatenate([scaled(box, s) for s in shares])
     tilts = None if tileset is not None else np.repeat(tilts_of(rgb, box), len(framings))  # the tile's, at every framing
     probs = read_framings(face_probabilities(rgb, framings, tileset, model, tilts=tilts))[None]
