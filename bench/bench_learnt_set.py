@@ -173,7 +173,7 @@ def read(photo: Photo, ts: TileSet | None, pipeline: bool) -> Tally:
 
 
 def folds(photos: list[Photo], k: int, book_folds: bool) -> Iterator[tuple[tuple[Photo, ...], list[Photo]]]:
-    if book_folds:
+    if book_folds and k:
         for f in range(3):
             learn = tuple(photos[f::3][:k])
             yield learn, [p for p in photos if p not in learn]
@@ -187,7 +187,7 @@ def curve(title: str, photos: list[Photo], ks: tuple[int, ...], book_folds: bool
     for k in ks:
         plain, learnt_t, wrong_t = Tally(), Tally(), Tally()
         for n, (learn, rest) in enumerate(folds(photos, k, book_folds)):
-            name = f"bench-{title.split()[0]}-{k}-{n}"
+            name = f"bench-{title.split()[0].strip(',')}-{k}-{n}"
             ts = learnt(name, learn, tmp) if k else None
             ts_wrong = with_wrong_examples(ts) if ts is not None else None
             for p in rest:
