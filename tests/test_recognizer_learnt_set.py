@@ -157,3 +157,17 @@ def test_read_corrected_takes_what_recognize_json_writes(home: Path) -> None:
     tiles, size = read_corrected(path)
     assert tiles == [CorrectedTile((10.0, 20.0, 30.0, 40.0), "4C")] and size == (400, 555)
     assert os.path.exists(path)
+
+
+def test_the_page_adds_the_tiles_the_player_corrected(home: Path) -> None:
+    """On the page, the tiles the player put right join the set; tiles the reader alone read do not."""
+    from webapp.recognition import learn_from_review
+    from webapp.review import Review, ReviewTile
+
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    (four,) = calibration_tiles("4C")
+    x, y, w, h = (int(v) for v in four["box"])  # type: ignore[attr-defined]
+    review = Review(tiles=(ReviewTile(0, "4C", (x, y, x + w, y + h), None, source="corrected"),
+                           ReviewTile(1, "WW", (x + w, y, x + 2 * w, y + h), 0.6, source="recognised")))
+    assert learn_from_review("page-set", rgb, "illustration_1.jpg", review) == "tile set 'page-set': 1 examples of 1 faces"
+    assert (load_tileset("page-set").examples or Examples.empty()).sources == ("page:illustration_1.jpg",)
