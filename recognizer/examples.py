@@ -36,16 +36,23 @@ from scoring.jsonfile import JsonInputError, load_json_file
 from scoring.tiles import ALL_CODES
 
 EXAMPLES_FILE = "examples.npz"
-#: Where a tile is as near as this to a code's example (the mean of the embedding's cosine and the face's
-#: correlation), the example says nothing for or against the code; nearer, for it, farther, against it.
-EVEN_NEARNESS = 0.7
-#: Log odds per unit of nearness above or below EVEN_NEARNESS ...
-ODDS_PER_NEARNESS = 20.0
+#: Where a tile is as near as this to a code's examples (the mean of the embedding's cosine and the face's
+#: correlation), the examples say nothing for or against the code; nearer, for it, farther, against it ...
+EVEN_NEARNESS = 0.75
+#: ... at this many log odds per unit of nearness ...
+ODDS_PER_NEARNESS = 40.0
 #: ... capped: far from a code's examples is weak evidence against it (an example cropped badly, a face seen
 #: turned), near is strong evidence for it, but never enough alone to outvote a general reading as sure as e^-8.
 MOST_AGAINST, MOST_FOR = -3.0, 8.0
+#: Log odds taken from a code per unit of nearness it lies behind the set's nearest code: the examples are sure where
+#: one code is clearly nearest. Two codes equally near (a wrong example beside a right one) lose nothing to each other.
+BEHIND_NEAREST = 30.0
 #: The share of the crop's height and width left round the face's centre when it is slid over a tile.
 FACE_MARGIN = 0.15
+#: For each code, this many of its examples nearest a tile by embedding have their faces slid over it.
+CANDIDATES = 3
+#: ... for the tile's this many codes nearest by embedding.
+CODES_MATCHED = 6
 #: Where examples come from (``Example.source`` starts with one of these, then ':' and the photo's name).
 SOURCES = ("calibration", "corrected", "page")
 
@@ -154,22 +161,31 @@ class Examples:
         return np.concatenate([cls, cls]), np.concatenate([self.embeddings, self.turned]), faces, (h - 2 * dy, w - 2 * dx)
 
     def nearness(self, crops: np.ndarray, emb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(codes seen as class indices (K,), (N, K) nearness of each tile to each code's nearest example).
+        """(codes seen as class indices (K,), (N, K) nearness of each tile to each code's examples).
 
-        For each tile and code, the example nearest by embedding (either way up) is taken, and its face's
-        best correlation anywhere in the tile averaged with that cosine."""
+        A tile's nearness to a code is the best mean, over the code's ``CANDIDATES`` examples nearest the tile by
+        embedding (either way up), of the embedding's cosine and the correlation of the example's face slid over the
+        tile. Faces are slid only for the tile's ``CODES_MATCHED`` codes nearest by embedding; any other code is far
+        (its cosine averaged with no correlation at all, -1), which keeps a photo's reading quick however big the set."""
         cls, embs, faces, shape = self._index
         seen = np.unique(cls)
         if not len(crops) or not len(seen):
             return seen, np.zeros((len(crops), len(seen)), np.float32)
         cos = emb @ embs.T
-        pick = np.empty((len(crops), len(seen)), np.int64)
+        m = min(CANDIDATES, int(np.bincount(cls).max()))
+        pick = np.empty((len(crops), len(seen), m), np.int64)
         for j, c in enumerate(seen):
             of_code = np.flatnonzero(cls == c)
-            pick[:, j] = of_code[cos[:, of_code].argmax(axis=1)]
-        tiles = _halved(_grey(crops))
-        match = face_correlation(tiles, faces[pick], shape)
-        return seen, (np.take_along_axis(cos, pick, axis=1) + match) / 2
+            order = np.argsort(-cos[:, of_code], axis=1)[:, :m]
+            pick[:, j] = of_code[np.pad(order, ((0, 0), (0, m - order.shape[1])), mode="edge")]
+        best_cos = np.take_along_axis(cos, pick[:, :, 0], axis=1)
+        near = (best_cos - 1.0) / 2
+        codes = np.argsort(-best_cos, axis=1)[:, :CODES_MATCHED]
+        flat = np.take_along_axis(pick, codes[:, :, None], axis=1).reshape(len(crops), -1)
+        match = face_correlation(_halved(_grey(crops)), faces[flat], shape)
+        both = ((np.take_along_axis(cos, flat, axis=1) + match) / 2).reshape(len(crops), codes.shape[1], m).max(axis=2)
+        np.put_along_axis(near, codes, both, axis=1)
+        return seen, near
 
     def evidence(self, crops: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """(N, len(CLASSES)) log odds the examples add to each code: 0 for every code the set has no example of."""
@@ -177,7 +193,8 @@ class Examples:
         if not len(self):
             return out
         seen, near = self.nearness(crops, emb)
-        out[:, seen] = np.clip(ODDS_PER_NEARNESS * (near - EVEN_NEARNESS), MOST_AGAINST, MOST_FOR)
+        odds = np.clip(ODDS_PER_NEARNESS * (near - EVEN_NEARNESS), MOST_AGAINST, MOST_FOR)
+        out[:, seen] = odds - BEHIND_NEAREST * (near.max(axis=1, keepdims=True) - near)
         return out
 
     def read(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
