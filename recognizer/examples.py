@@ -2,12 +2,12 @@
 
 Each example keeps its crop (the classifier's crop of the tile's box, as found), its code, where it came
 from (a photo and why: a calibration, a corrected recognition, the page) and the classifier's embedding of it,
-both ways up. Reading a photo with a set, each tile is compared with the set's examples: per code, the example
-nearest by embedding, then that example's face slid over the tile (the grey centre of the face, as the
-calibrated sets match). That nearness is evidence for the code on top of the general reader's
-probabilities, added in log odds and capped: the examples win where a tile is close to one of them and the
-general reader is unsure; a face the set has no example of is read by the general reader alone; and a
-wrong example (the same face also named rightly) ties with the right one and leaves the general reader to decide.
+both ways up. Reading a photo with a set, each tile is compared with the set's examples: per code, the examples
+nearest by embedding, each one's face slid over the tile (the grey centre of the face, as the calibrated sets
+match). That nearness is evidence for the code on top of the general reader's probabilities, in log odds: the
+examples win where a tile is close to one code's examples and clearly nearer them than any other code's; a face the
+set has no example of is read by the general reader alone; and a wrong example (the same face also named rightly)
+is as near as the right one and leaves the general reader to decide.
 
 The crops are stored, so when the classifier changes the set embeds them again rather than being refused.
 """
