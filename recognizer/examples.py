@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from recognizer.classify import crops_of, run_classifier
+from recognizer.classify import NT_INDEX, crops_of, run_classifier
 from recognizer.errors import TileSetError
 from recognizer.geometry import CROP_H, CROP_W, size_factors
 from recognizer.labels import CLASSES
@@ -47,6 +47,8 @@ MOST_AGAINST, MOST_FOR = -3.0, 8.0
 #: Log odds taken from a code per unit of nearness it lies behind the set's nearest code: the examples are sure where
 #: one code is clearly nearest. Two codes equally near (a wrong example beside a right one) lose nothing to each other.
 BEHIND_NEAREST = 30.0
+#: A box at least this near one of the set's examples shows a tile: "not a tile" loses log odds beyond it, as above.
+A_TILE_NEARNESS = 0.7
 #: The share of the crop's height and width left round the face's centre when it is slid over a tile.
 FACE_MARGIN = 0.15
 #: For each code, this many of its examples nearest a tile by embedding have their faces slid over it.
@@ -188,13 +190,15 @@ class Examples:
         return seen, near
 
     def evidence(self, crops: np.ndarray, emb: np.ndarray) -> np.ndarray:
-        """(N, len(CLASSES)) log odds the examples add to each code: 0 for every code the set has no example of."""
+        """(N, len(CLASSES)) log odds the examples add to each code (0 for every code the set has no example of but
+        "not a tile", which a box near the set's examples is not)."""
         out = np.zeros((len(crops), len(CLASSES)), np.float32)
         if not len(self):
             return out
         seen, near = self.nearness(crops, emb)
         odds = np.clip(ODDS_PER_NEARNESS * (near - EVEN_NEARNESS), MOST_AGAINST, MOST_FOR)
         out[:, seen] = odds - BEHIND_NEAREST * (near.max(axis=1, keepdims=True) - near)
+        out[:, NT_INDEX] = -np.clip(ODDS_PER_NEARNESS * (near.max(axis=1) - A_TILE_NEARNESS), 0.0, MOST_FOR)
         return out
 
     def read(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
