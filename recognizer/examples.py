@@ -38,12 +38,13 @@ from scoring.tiles import ALL_CODES
 EXAMPLES_FILE = "examples.npz"
 #: Where a tile is as near as this to a code's examples (the mean of the embedding's cosine and the face's
 #: correlation), the examples say nothing for or against the code; nearer, for it, farther, against it ...
-EVEN_NEARNESS = 0.75
+EVEN_NEARNESS = 0.76
 #: ... at this many log odds per unit of nearness ...
 ODDS_PER_NEARNESS = 40.0
-#: ... capped: far from a code's examples is weak evidence against it (an example cropped badly, a face seen
-#: turned), near is strong evidence for it, but never enough alone to outvote a general reading as sure as e^-8.
-MOST_AGAINST, MOST_FOR = -3.0, 8.0
+#: ... capped: far from a code's examples is weak evidence against it (the same face photographed in another light or
+#: cropped badly can be far from its examples, and a general reading it is sure of must stand), near is strong
+#: evidence for it, but never enough alone to outvote a general reading as sure as e^-8.
+MOST_AGAINST, MOST_FOR = -1.0, 8.0
 #: Log odds taken from a code per unit of nearness it lies behind the set's nearest code: the examples are sure where
 #: one code is clearly nearest. Two codes equally near (a wrong example beside a right one) lose nothing to each other.
 BEHIND_NEAREST = 30.0
@@ -197,7 +198,7 @@ class Examples:
             return out
         seen, near = self.nearness(crops, emb)
         odds = np.clip(ODDS_PER_NEARNESS * (near - EVEN_NEARNESS), MOST_AGAINST, MOST_FOR)
-        out[:, seen] = odds - BEHIND_NEAREST * (near.max(axis=1, keepdims=True) - near)
+        out[:, seen] = np.maximum(odds - BEHIND_NEAREST * (near.max(axis=1, keepdims=True) - near), MOST_AGAINST)
         out[:, NT_INDEX] = -np.clip(ODDS_PER_NEARNESS * (near.max(axis=1) - A_TILE_NEARNESS), 0.0, MOST_FOR)
         return out
 

@@ -52,8 +52,6 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
             ts = None
         else:
             dets = ts.fit(rgb, dets, lambda: other_looks(rgb), match)
-    elif ts is not None and ts.examples is not None:  # boxes fitted to the faces it has examples of, where they match well
-        dets = ts.box_fitter.fit(rgb, dets, lambda: other_looks(rgb), drop_unlike=False)
     lap("tileset")
     dets = classify(rgb, dets, ts)
     lap("classify")

@@ -211,11 +211,6 @@ class TileSet:
         none = np.zeros((0, 0), np.float32)
         return cls(name, (), np.zeros(0, np.int16), none, none, np.zeros(0, np.float32), np.zeros((0, 0, 0), np.float32), examples=examples)
 
-    @cached_property
-    def box_fitter(self) -> "TileSet":
-        """The set whose faces the photo's boxes are fitted to: its calibration, or prototypes derived from its examples."""
-        return self if self.calibrated or self.examples is None else prototypes_of(self.name, self.examples)
-
     def with_examples(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """``probs`` with the set's examples' evidence added (``Examples.read``); unchanged for a set without examples."""
         return probs if self.examples is None else self.examples.read(crops, probs, emb)
@@ -344,8 +339,7 @@ class TileSet:
             best = best_of((best - step, best, best + step))
         return dets.with_(boxes=scaled(dets.boxes, best))
 
-    def fit(self, rgb: np.ndarray, plain: Detections, looks: "Callable[[], list[Detections]]", match: float | None = None,
-            drop_unlike: bool = True) -> Detections:
+    def fit(self, rgb: np.ndarray, plain: Detections, looks: "Callable[[], list[Detections]]", match: float | None = None) -> Detections:
         """The boxes this set's faces fit best.
 
         Only when the set's faces already match the usual reading's boxes well (a photo of this set,
@@ -354,8 +348,7 @@ class TileSet:
         tiles can be any size),
         each sized per orientation, then rescaled. Otherwise the usual boxes stay, so a set never makes
         the boxes of a turned or tilted photo worse. ``looks`` gives the other scales' boxes, only if needed;
-        ``match`` is the usual boxes' match_score, if known. ``drop_unlike``: drop unsure boxes unlike every face
-        (only for a set that knows every face).
+        ``match`` is the usual boxes' match_score, if known.
         """
         start = match if match is not None else self.match_score(rgb, plain)
         if not len(plain) or start < REFIT_MATCH:
@@ -371,8 +364,6 @@ class TileSet:
                 if score > best_score:
                     best, best_score = sized, score
         fitted = self.rescale(rgb, best)
-        if not drop_unlike:
-            return fitted
         unsure = np.nonzero(fitted.scores < CONFIDENT)[0]
         unlike = unsure[self.aligned_match(crops_of(rgb, fitted.boxes[unsure]), coarse=True).max(axis=1, initial=-1.0) < TRUST_MATCH]
         return fitted[np.setdiff1d(np.arange(len(fitted)), unlike)]  # an unsure box unlike every face: print, not a tile
