@@ -196,15 +196,15 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: "object | None" = None,
              drop_not_tiles: bool = True) -> Detections:
     """Name each box; boxes the classifier calls "not a tile" are dropped.
 
-    With a tile set (see recognizer.tileset), the set's own prototypes decide among its codes, and then the bonus
-    reader helps say which flower or season; without one, unsure tiles are read again at other framings, tiles lying
-    askew are also read turned upright, and the bonus reader reads the possible flowers and seasons again. Last, the
-    photo's face colour tells blank white dragons from backs, and (without a set, whose own counts its prototypes
-    already keep) no flower or season is read on two tiles.
+    With a calibrated tile set (see recognizer.tileset), the set's own prototypes decide among its codes, and then the
+    bonus reader helps say which flower or season; without one, unsure tiles are read again at other framings, tiles
+    lying askew are also read turned upright, and the bonus reader reads the possible flowers and seasons again; a set's
+    examples then add their evidence. Last, the photo's face colour tells blank white dragons from backs, and (without
+    a calibrated set, whose own counts its prototypes already keep) no flower or season is read on two tiles.
     """
     probs = face_probabilities(rgb, dets.boxes, tileset, model, reframe=True)
     probs = blank_or_back(rgb, dets.boxes, probs)
-    if tileset is None:
+    if tileset is None or not tileset.calibrated:  # type: ignore[attr-defined]  # a calibrated set keeps its own counts
         probs = one_of_each_flower_and_season(probs)
     out = with_probabilities(dets, probs)
     if drop_not_tiles:

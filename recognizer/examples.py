@@ -199,7 +199,8 @@ class Examples:
         seen, near = self.nearness(crops, emb)
         odds = np.clip(ODDS_PER_NEARNESS * (near - EVEN_NEARNESS), MOST_AGAINST, MOST_FOR)
         out[:, seen] = np.maximum(odds - BEHIND_NEAREST * (near.max(axis=1, keepdims=True) - near), MOST_AGAINST)
-        out[:, NT_INDEX] = -np.clip(ODDS_PER_NEARNESS * (near.max(axis=1) - A_TILE_NEARNESS), 0.0, MOST_FOR)
+        a_tile = -np.clip(ODDS_PER_NEARNESS * (near.max(axis=1) - A_TILE_NEARNESS), 0.0, MOST_FOR)
+        out[:, NT_INDEX] = np.minimum(a_tile, out[:, seen].min(axis=1))  # nothing the examples say makes a box less a tile
         return out
 
     def read(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
