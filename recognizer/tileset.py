@@ -206,7 +206,7 @@ class TileSet:
         return len(self.codes) > 0
 
     @classmethod
-    def of_examples(cls, name: str, examples: Examples) -> "TileSet":
+    def of_examples(cls, name: str, examples: Examples) -> TileSet:
         """A set known only by its examples: read by the general reader with the examples' evidence added."""
         none = np.zeros((0, 0), np.float32)
         return cls(name, (), np.zeros(0, np.int16), none, none, np.zeros(0, np.float32), np.zeros((0, 0, 0), np.float32), examples=examples)
@@ -391,7 +391,8 @@ def load_tileset(name: str) -> TileSet:
         if (folder / "tileset.json").is_file():
             return _read_folder(name, folder, writable=base != builtin_tileset_dir())
     known = ", ".join(list_tilesets()) or "none"
-    raise TileSetError(f"no tile set named {name!r} (known: {known}); start one with `pungchow tileset learn {name} PHOTO --corrected FILE` "
+    raise TileSetError(f"no tile set named {name!r} (known: {known}); "
+                       f"start one with `pungchow tileset learn {name} PHOTO --corrected FILE` "
                        f"or `pungchow tileset add {name} PHOTO --layout LAYOUT.json`")
 
 
@@ -502,14 +503,14 @@ def add_examples(name: str, new: Examples, out_dir: Path | None = None) -> tuple
     return ts, folder
 
 
-def learn_tiles(name: str, rgb: np.ndarray, tiles: "list[CorrectedTile]", photo_name: str = "photo", out_dir: Path | None = None,
+def learn_tiles(name: str, rgb: np.ndarray, tiles: list[CorrectedTile], photo_name: str = "photo", out_dir: Path | None = None,
                 source: str = "page") -> SetSummary:
     """The page's way in: the player's checked or corrected tiles of a photo (boxes in ``rgb``'s pixels) join set ``name``."""
     ts, folder = add_examples(name, examples_from_photo(rgb, tiles, f"{source}:{photo_name}"), out_dir)
     return summary_of(ts, folder)
 
 
-def learn_from_corrected(name: str, photo: "str | Path", corrected: "str | Path", out_dir: Path | None = None) -> SetSummary:
+def learn_from_corrected(name: str, photo: str | Path, corrected: str | Path, out_dir: Path | None = None) -> SetSummary:
     """``pungchow tileset learn``: every tile of a corrected recognition of ``photo`` joins set ``name``."""
     check_name(name)
     tiles, size = read_corrected(corrected)
