@@ -153,14 +153,14 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: object | None = None, m
              drop_not_tiles: bool = True) -> Detections:
     """Name each box; boxes the classifier calls "not a tile" are dropped.
 
-    With a tile set (see recognizer.tileset), the set's own prototypes decide among its codes; without one, unsure
-    tiles are read again at other framings and tiles lying askew are also read turned upright. Last, the
-    photo's face colour tells blank white dragons from backs, and (without a set, whose own counts its prototypes
-    already keep) no flower or season is read on two tiles.
+    With a calibrated tile set (see recognizer.tileset), the set's own prototypes decide among its codes; without one,
+    unsure tiles are read again at other framings and tiles lying askew are also read turned upright; a set's examples
+    then add their evidence. Last, the photo's face colour tells blank white dragons from backs, and (without a
+    calibrated set, whose own counts its prototypes already keep) no flower or season is read on two tiles.
     """
     probs, emb = face_readings(rgb, dets.boxes, tileset, model, reframe=True)
     probs = blank_or_back(rgb, dets.boxes, probs)
-    if tileset is None:
+    if tileset is None or not tileset.calibrated:  # type: ignore[attr-defined]  # a calibrated set keeps its own counts
         probs = one_of_each_flower_and_season(probs)
     out = with_probabilities(dets, probs).with_(embedding=emb)
     if drop_not_tiles:
@@ -212,8 +212,9 @@ def face_readings(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | None" =
     without the separate reader of rendered flowers that earlier, smaller classifiers needed (models/MODEL_CARD.md)."""
     crops = crops_of(rgb, boxes)
     probs, emb = run_classifier(crops, model)
-    if tileset is not None and len(crops):
-        probs = tileset.probabilities(crops, probs, emb)  # type: ignore[attr-defined]
+    calibrated = tileset is not None and tileset.calibrated  # type: ignore[attr-defined]
+    if calibrated and len(crops):
+        probs = tileset.probabilities(crops, probs, emb)  # type: ignore[union-attr]
         tilts = None
     else:
         if reframe:
@@ -221,6 +222,8 @@ def face_readings(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | None" =
             tilts = tilts_of(rgb, boxes) if tilts is None else tilts
         if tilts is not None:
             probs = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, boxes, tilts, probs, (CROP_H, CROP_W))
+    if tileset is not None and len(crops):
+        probs = tileset.with_examples(crops, probs, emb)  # type: ignore[attr-defined]
     return probs, emb
 
 
@@ -344,7 +347,7 @@ def classify_tile_image(rgb: np.ndarray, tileset: object | None = None, model: M
         raise BadPhotoError(f"the tile image is {w}x{h} pixels, too small to show a tile; crop the whole tile from the photo "
                             f"(at least {TILE_IMAGE_MIN_SIDE} pixels a side; a tile a few dozen pixels tall reads best)")
     box = single_tile_box(rgb)[None]
-    shares = TILE_IMAGE_FRAMINGS if tileset is None else TILE_IMAGE_FRAMINGS[:1]
+    shares = TILE_IMAGE_FRAMINGS if tileset is None or not tileset.calibrated else TILE_IMAGE_FRAMINGS[:1]  # type: ignore[attr-defined]
     framings = np.concatenate([scaled(box, s) for s in shares])
     tilts = None if tileset is not None else np.repeat(tilts_of(rgb, box), len(framings))  # the tile's, at every framing
     probs = read_framings(face_probabilities(rgb, framings, tileset, model, tilts=tilts))[None]

@@ -160,6 +160,15 @@ def _tileset_add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tileset_learn(args: argparse.Namespace) -> int:
+    from recognizer.tileset import learn_from_corrected
+
+    learnt = learn_from_corrected(args.name, args.photo, args.corrected, Path(args.into) if args.into else None)
+    print(f"{learnt}, saved in {learnt.folder}")
+    print(f"use it with: pungchow recognize PHOTO --tileset {learnt.name}")
+    return 0
+
+
 def _tileset_list(args: argparse.Namespace) -> int:
     from recognizer.tileset import builtin_tileset_dir, list_tilesets, user_tileset_dir
 
@@ -203,7 +212,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_evaluate)
 
-    p = sub.add_parser("tileset", help="calibrate your own tile set from one photo, or list the sets")
+    p = sub.add_parser("tileset", help="teach the reader your own set (from corrected photos or one calibration photo), or list the sets")
     tsub = p.add_subparsers(dest="tileset_command", metavar="SUBCOMMAND")
     a = tsub.add_parser("add", help="learn a set from a photo of one of each tile laid in rows")
     a.add_argument("name")
@@ -212,6 +221,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--into", metavar="DIR", help="folder of tile sets to save into (default: your data folder, $PUNGCHOW_HOME/tilesets)")
     a.add_argument("--replace", action="store_true", help="calibrate a set of yours that already exists again (its old files are replaced)")
     a.set_defaults(func=_tileset_add)
+    learn = tsub.add_parser("learn", help="add the tiles of a corrected recognition of a photo to a set, starting it if new")
+    learn.add_argument("name")
+    learn.add_argument("photo")
+    learn.add_argument("--corrected", required=True, metavar="FILE",
+                       help="the photo's `recognize --json` with every wrong code put right (only each tile's box and code are read)")
+    learn.add_argument("--into", metavar="DIR", help="folder of tile sets (default: your data folder, $PUNGCHOW_HOME/tilesets)")
+    learn.set_defaults(func=_tileset_learn)
     lst = tsub.add_parser("list", help="list built-in and your tile sets")
     lst.set_defaults(func=_tileset_list)
     p.set_defaults(func=_tileset_list)

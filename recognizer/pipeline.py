@@ -51,7 +51,7 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     lap("detect")
     rgb, dets, levelled = read_level(rgb, dets)  # the boxes go back onto the photo once the rows are grouped
     lap("level")
-    if ts is not None:
+    if ts is not None and ts.calibrated:  # a set known by its examples alone adds to the general reader, tile by tile
         match = ts.match_score(rgb, dets)
         if match < ts.looks_like:
             notes.append(f"the photo does not look like tile set {ts.name!r} (face match {match:.2f}, below {ts.looks_like:.2f}); read without it")

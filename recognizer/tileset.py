@@ -1,4 +1,8 @@
-"""Bring your own set: learn one set's look from one photo of one of each tile laid in rows.
+"""Bring your own set: learn one set's look from its examples, and from one photo of one of each tile laid in rows.
+
+A set is a growing collection of examples (``recognizer.examples``): every tile of a corrected recognition
+(``pungchow tileset learn``), of the page's corrections, and of a calibration photo. A calibration also
+derives prototypes, described next, that read a photo of the whole set on their own.
 
 Calibration crops every tile of the photo, makes jittered copies, and stores for each the
 classifier's embedding, a grey template of the top-left corner (where old sets print an index
@@ -19,8 +23,10 @@ import tempfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import replace as with_fields
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -30,8 +36,9 @@ from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
 from recognizer.detect import CONFIDENT, detect, sizes_by_orientation
 from recognizer.detections import Detections
 from recognizer.errors import TileSetError
+from recognizer.examples import EXAMPLES_FILE, CorrectedTile, Examples, examples_from_photo, load_examples, read_corrected, save_meta
 from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile, scaled
-from recognizer.image import load_photo
+from recognizer.image import load_photo, load_photo_sized
 from recognizer.labels import CLASSES
 from recognizer.models import load_model, models_dir
 from scoring.jsonfile import JsonInputError, load_json_file
@@ -180,7 +187,7 @@ def _templates(crops: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TileSet:
-    """One calibrated set: prototypes per code."""
+    """One set: its examples, and where it was calibrated, the prototypes per code derived from the calibration."""
 
     name: str
     codes: tuple[str, ...]
@@ -191,6 +198,22 @@ class TileSet:
     templates: np.ndarray
     #: Below this face match (see match_score) a photo is not of this set and is read without it.
     looks_like: float = LOOKS_LIKE
+    examples: Examples | None = None
+
+    @property
+    def calibrated(self) -> bool:
+        """Whether the set has a calibration's prototypes, which read a tile on their own where its face matches."""
+        return len(self.codes) > 0
+
+    @classmethod
+    def of_examples(cls, name: str, examples: Examples) -> TileSet:
+        """A set known only by its examples: read by the general reader with the examples' evidence added."""
+        none = np.zeros((0, 0), np.float32)
+        return cls(name, (), np.zeros(0, np.int16), none, none, np.zeros(0, np.float32), np.zeros((0, 0, 0), np.float32), examples=examples)
+
+    def with_examples(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
+        """``probs`` with the set's examples' evidence added (``Examples.read``); unchanged for a set without examples."""
+        return probs if self.examples is None else self.examples.read(crops, probs, emb)
 
     @cached_property
     def half_faces(self) -> np.ndarray:
@@ -233,7 +256,7 @@ class TileSet:
 
     def match_score(self, rgb: np.ndarray, dets: Detections, limit: int = 32, coarse: bool = True) -> float:
         """How much the photo's boxes look like this set's faces: the median best face match of up to ``limit`` boxes."""
-        if not len(dets):
+        if not len(dets) or not self.calibrated:
             return 0.0
         sample = dets[np.linspace(0, len(dets) - 1, min(limit, len(dets))).round().astype(np.int64)]
         return float(np.median(self.aligned_match(crops_of(rgb, sample.boxes), coarse).max(axis=1)))
@@ -345,7 +368,7 @@ class TileSet:
         unlike = unsure[self.aligned_match(crops_of(rgb, fitted.boxes[unsure]), coarse=True).max(axis=1, initial=-1.0) < TRUST_MATCH]
         return fitted[np.setdiff1d(np.arange(len(fitted)), unlike)]  # an unsure box unlike every face: print, not a tile
 
-    def save(self, folder: Path, meta: dict) -> None:
+    def save(self, folder: Path, meta: dict[str, Any]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(folder / "prototypes.npz", labels=self.labels, embeddings=self.embeddings.astype(np.float16),
                             corners=self.corners.astype(np.float16), levels=self.levels.astype(np.float32),
@@ -366,20 +389,52 @@ def load_tileset(name: str) -> TileSet:
     for base in (builtin_tileset_dir(), user_tileset_dir()):
         folder = base / name
         if (folder / "tileset.json").is_file():
-            return _read_folder(name, folder)
+            return _read_folder(name, folder, writable=base != builtin_tileset_dir())
     known = ", ".join(list_tilesets()) or "none"
-    raise TileSetError(f"no tile set named {name!r} (known: {known}); add one with `pungchow tileset add {name} PHOTO --layout LAYOUT.json`")
+    raise TileSetError(f"no tile set named {name!r} (known: {known}); "
+                       f"start one with `pungchow tileset learn {name} PHOTO --corrected FILE` "
+                       f"or `pungchow tileset add {name} PHOTO --layout LAYOUT.json`")
 
 
-def _read_folder(name: str, folder: Path) -> TileSet:
-    again = f"calibrate it again: pungchow tileset add {name} PHOTO --layout LAYOUT.json --replace"
+def _read_meta(name: str, folder: Path) -> dict[str, Any]:
     try:
         meta = json.loads((folder / "tileset.json").read_text())
+        if not isinstance(meta, dict):
+            raise ValueError("not a JSON object")
+        return meta
+    except (OSError, ValueError) as exc:
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged ({exc}); learn it again into a new name, "
+                           f"or delete {folder} and start again") from None
+
+
+def _read_folder(name: str, folder: Path, writable: bool = False) -> TileSet:
+    """The set in ``folder``: its examples (embedded again, and written back where the folder is the user's, when the
+    classifier changed) and its calibration's prototypes (derived again from the calibration's examples when the
+    classifier changed; a set calibrated before examples were kept is refused then, with the command that rebuilds it)."""
+    again = f"calibrate it again: pungchow tileset add {name} PHOTO --layout LAYOUT.json --replace"
+    meta = _read_meta(name, folder)
+    examples = None
+    if (folder / EXAMPLES_FILE).is_file():
+        examples, redone = load_examples(folder, name, meta.get("examples_embedded_by"))
+        if redone and writable:
+            try:
+                examples.save(folder)
+                save_meta(folder, name, examples, meta)
+            except OSError:
+                pass  # read-only: the set is embedded again on each load, and still reads
+    if not (folder / "prototypes.npz").is_file():
+        if examples is None:
+            raise TileSetError(f"tile set {name!r}: {folder} holds neither examples nor a calibration; {again}")
+        return TileSet.of_examples(name, examples)
+    try:
         codes = tuple(str(c) for c in meta["codes"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (KeyError, TypeError) as exc:
         raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged ({exc}); {again}") from None
     if meta.get("classifier_sha256") != load_model("classifier").meta["sha256"]:
-        raise TileSetError(f"tile set {name!r} was calibrated with another classifier; {again}")
+        calibration = examples.without(np.array([s.startswith("calibration:") for s in examples.sources])) if examples else None
+        if calibration is None or not len(calibration):
+            raise TileSetError(f"tile set {name!r} was calibrated with another classifier; {again}")
+        return prototypes_of(name, calibration, float(meta.get("looks_like", LOOKS_LIKE)), examples)
     try:
         with np.load(folder / "prototypes.npz") as z:
             arrays = {k: z[k] for k in ("labels", "embeddings", "corners", "levels", "templates")}
@@ -390,7 +445,81 @@ def _read_folder(name: str, folder: Path) -> TileSet:
         raise TileSetError(f"tile set {name!r}: {folder / 'prototypes.npz'} does not match its tileset.json; {again}")
     return TileSet(name, codes, arrays["labels"], arrays["embeddings"].astype(np.float32), arrays["corners"].astype(np.float32),
                    arrays["levels"].astype(np.float32), arrays["templates"].astype(np.float32),
-                   float(meta.get("looks_like", LOOKS_LIKE)))
+                   float(meta.get("looks_like", LOOKS_LIKE)), examples)
+
+
+def prototypes_of(name: str, calibration: Examples, looks_like: float = LOOKS_LIKE, examples: Examples | None = None) -> TileSet:
+    """A calibration's prototypes derived again from its stored tiles (one per face, as found; no jittered copies)."""
+    codes = tuple(dict.fromkeys(calibration.codes))
+    first = np.array([calibration.codes.index(c) for c in codes])
+    corner, level = _features(calibration.crops)
+    labels = np.array([codes.index(c) for c in calibration.codes], np.int16)
+    return TileSet(name, codes, labels, calibration.embeddings, corner, level, _templates(calibration.crops[first]), looks_like, examples)
+
+
+@dataclass(frozen=True)
+class SetSummary:
+    """What the page shows of the set being learnt: its name, the faces it has examples of, how many examples."""
+
+    name: str
+    faces_seen: tuple[str, ...]
+    examples: int
+    calibrated: bool
+    folder: Path
+
+    def __str__(self) -> str:
+        how = ", calibrated" if self.calibrated else ""
+        return f"tile set {self.name!r}: {self.examples} examples of {len(self.faces_seen)} faces{how}"
+
+
+def summary_of(ts: TileSet, folder: Path) -> SetSummary:
+    ex = ts.examples or Examples.empty()
+    return SetSummary(ts.name, ex.faces_seen, len(ex), ts.calibrated, folder)
+
+
+def add_examples(name: str, new: Examples, out_dir: Path | None = None) -> tuple[TileSet, Path]:
+    """Add examples to the player's set ``name`` (in ``out_dir``, default the user's folder), creating it if new.
+
+    The examples file and the set's description are each replaced whole, so a set is never left half written."""
+    check_name(name)
+    if out_dir is None and (builtin_tileset_dir() / name).is_dir():
+        raise TileSetError(f"{name!r} is a built-in tile set; learn into a set of your own (e.g. {name}-mine)")
+    base = out_dir or user_tileset_dir()
+    if base.exists() and not base.is_dir():
+        raise TileSetError(f"{base} is a file; give the folder that holds tile sets")
+    folder = base / name
+    if (folder / "tileset.json").is_file():
+        current = _read_folder(name, folder, writable=True)
+        meta = _read_meta(name, folder)
+    else:
+        if folder.exists() and any(folder.iterdir()):
+            raise TileSetError(f"{folder} exists and is not a tile set; choose another name, or move that folder away")
+        folder.mkdir(parents=True, exist_ok=True)
+        current, meta = None, {"name": name}
+    examples = (current.examples or Examples.empty()) + new if current is not None else new
+    examples.save(folder)
+    save_meta(folder, name, examples, meta)
+    ts = with_fields(current, examples=examples) if current is not None else TileSet.of_examples(name, examples)
+    return ts, folder
+
+
+def learn_tiles(name: str, rgb: np.ndarray, tiles: list[CorrectedTile], photo_name: str = "photo", out_dir: Path | None = None,
+                source: str = "page") -> SetSummary:
+    """The page's way in: the player's checked or corrected tiles of a photo (boxes in ``rgb``'s pixels) join set ``name``."""
+    ts, folder = add_examples(name, examples_from_photo(rgb, tiles, f"{source}:{photo_name}"), out_dir)
+    return summary_of(ts, folder)
+
+
+def learn_from_corrected(name: str, photo: str | Path, corrected: str | Path, out_dir: Path | None = None) -> SetSummary:
+    """``pungchow tileset learn``: every tile of a corrected recognition of ``photo`` joins set ``name``."""
+    check_name(name)
+    tiles, size = read_corrected(corrected)
+    rgb, own = load_photo_sized(photo)
+    if size is not None and size != own:
+        raise TileSetError(f"{corrected} is the recognition of a {size[0]}x{size[1]} photo, but {photo} is {own[0]}x{own[1]}; "
+                           "give the photo it was made from")
+    ts, folder = add_examples(name, examples_from_photo(rgb, tiles, f"corrected:{Path(photo).name}", own), out_dir)
+    return summary_of(ts, folder)
 
 
 @dataclass(frozen=True)
@@ -639,13 +768,21 @@ def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, rep
     elif (builtin_tileset_dir() / ts.name).is_dir():
         raise TileSetError(f"{ts.name!r} is a built-in tile set; choose another name for yours (e.g. {ts.name}-mine)")
     folder = base / ts.name
-    if folder.exists() and not replace:
-        raise TileSetError(f"a tile set named {ts.name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
+    learnt = Examples.empty()
+    if folder.exists():
+        if (folder / "prototypes.npz").exists() and not replace:
+            raise TileSetError(f"a tile set named {ts.name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
+        if (folder / EXAMPLES_FILE).exists():  # what was learnt stays; an earlier calibration's tiles give way to this one's
+            kept = _read_folder(ts.name, folder, writable=True).examples or Examples.empty()
+            learnt = kept.without(np.array([not s.startswith("calibration:") for s in kept.sources], bool))
+    examples = Examples.of_crops(cal.crops(), list(cal.codes), f"calibration:{cal.photo_name}") + learnt
     base.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{ts.name}-", dir=base))
     try:
         ts.save(tmp, {"photo": cal.photo_name, "layout": cal.layout, "tiles": len(cal.codes), "copies_per_tile": JITTER_COPIES,
                       "looks_like": ts.looks_like, "classifier_sha256": load_model("classifier").meta["sha256"]})
+        examples.save(tmp)
+        save_meta(tmp, ts.name, examples, json.loads((tmp / "tileset.json").read_text()))
         if folder.is_dir():  # replace the set's own files; anything else kept there (a source/ folder) stays
             for part in tmp.iterdir():
                 os.replace(part, folder / part.name)

@@ -152,3 +152,15 @@ def add_tileset(name: str, photo: Photo, layout: list[list[str]] | None = None) 
         except (OSError, ValueError) as exc:
             raise PungChowError(f"could not calibrate from this photo ({exc}): photograph the faces in rows on a plain table") from None
     return str(folder)
+
+
+def learn_from_review(name: str, image: Any, photo_name: str, review: Review) -> str:
+    """Add the tiles the player confirmed or corrected (a person's word: confidence None, with a box on ``image``, the
+    photo as read) to the player's set ``name``, creating it if new; the set's one-line summary for the page to show."""
+    from recognizer.examples import CorrectedTile
+
+    tiles = [CorrectedTile((t.box[0], t.box[1], t.box[2] - t.box[0], t.box[3] - t.box[1]), t.code) for t in review.tiles
+             if t.box is not None and t.confidence is None and t.code != "XX"]
+    if not tiles:
+        return f"no checked tiles to learn from yet: check or correct a tile, then add it to {name!r}"
+    return str(_tileset_module().learn_tiles(name, image, tiles, Path(photo_name).name or "photo"))

@@ -1,0 +1,268 @@
+"""Learning curves of a player's own set: learn from the corrections of k photos, read the others.
+
+    python bench/bench_learnt_set.py                 # set01's six photos and the book's fifteen
+    python bench/bench_learnt_set.py --only hk --no-pipeline   # set01 only, at the labelled boxes only
+
+Reads ``../shared/realdev`` (beside the clone; skipped, saying so, when it is absent). Each learning photo's
+labels are written as a corrected recognition (``box`` in the photo's own pixels, ``code``) and learnt exactly as
+``pungchow tileset learn NAME PHOTO --corrected FILE`` learns it, into a temporary folder that is removed at the end
+(nothing learnt here is kept or shipped). Each other photo is then read:
+
+- at its labelled boxes (``classify`` of those boxes: reading, not finding): the share of labelled tiles read right;
+- through the whole pipeline (``recognize --tileset``): the share of labelled tiles with a box (IoU >= 0.5) of the
+  right code, and on the book's photos, every tile of which is labelled, tile F1.
+
+hk set01: every choice of k of the six photos to learn from (k = 1, 2, 5), read the others; labels are partial.
+Book: the fifteen photos sorted by name, every third one (three folds) as the five learnt, read the other ten.
+Each reading is also done with one deliberately wrong example per face added (a crop of the face named as another
+face the set has seen), and with the general reader alone (k = 0). The shipped ``pungchow-1922`` set is read
+beside, and re-expressed as examples (the tiles of its calibration photo), on every book photo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT)]
+
+from recognizer.blas import one_blas_thread  # noqa: E402
+from recognizer.classify import classify  # noqa: E402
+from recognizer.detect import iou_matrix  # noqa: E402
+from recognizer.detections import Detections  # noqa: E402
+from recognizer.examples import Examples  # noqa: E402
+from recognizer.geometry import size_factors  # noqa: E402
+from recognizer.image import load_photo_sized  # noqa: E402
+from recognizer.pipeline import recognize  # noqa: E402
+from recognizer.tileset import (  # noqa: E402
+    TileSet,
+    builtin_tileset_dir,
+    learn_from_corrected,
+    load_tileset,
+    read_calibration,
+    read_layout,
+)
+
+REALDEV = ROOT.parent / "shared" / "realdev"
+IOU = 0.5
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A labelled photo: its file, and each labelled tile's box (x, y, w, h, own pixels) and code."""
+
+    path: Path
+    boxes: np.ndarray
+    codes: tuple[str, ...]
+    complete: bool
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+def hk_set01() -> list[Photo]:
+    labels = json.loads((REALDEV / "hk-sets" / "photos.json").read_text())
+    return [Photo(REALDEV / "hk-sets" / "photos" / name, np.array([t["box"] for t in v["tiles"]], np.float32),
+                  tuple(t["code"] for t in v["tiles"]), False)
+            for name, v in sorted(labels.items()) if v["set"] == "set01"]
+
+
+def book() -> list[Photo]:
+    out = []
+    for f in sorted((REALDEV / "book-1922" / "labels").glob("*.json")):
+        d = json.loads(f.read_text())
+        rows = d.get("rows") or [r for h in d.get("hands", []) for r in h["rows"]]
+        tiles = [(b, c) for r in rows for c, b in zip(r["tiles"], r["boxes"]) if c != "??"]
+        boxes = np.array([[b[0], b[1], b[2] - b[0], b[3] - b[1]] for b, _ in tiles], np.float32)
+        out.append(Photo(REALDEV / "book-1922" / "photos" / d["image"], boxes, tuple(c for _, c in tiles), True))
+    return out
+
+
+def corrected_file(photo: Photo, folder: Path) -> Path:
+    """The photo's labels as a corrected recognition, as the player would save it."""
+    path = folder / f"{photo.path.stem}.corrected.json"
+    path.write_text(json.dumps({"tiles": [{"box": [float(v) for v in b], "code": c} for b, c in zip(photo.boxes, photo.codes)]}))
+    return path
+
+
+def learnt(name: str, photos: tuple[Photo, ...], folder: Path) -> TileSet:
+    for p in photos:
+        learn_from_corrected(name, p.path, corrected_file(p, folder))
+    return load_tileset(name)
+
+
+def with_wrong_examples(ts: TileSet) -> TileSet:
+    """The set with one wrong example per face: its first example of each face, named as the next face it has seen."""
+    ex = ts.examples or Examples.empty()
+    faces = ex.faces_seen
+    if len(faces) < 2:
+        return ts
+    first = np.array([ex.codes.index(f) for f in faces])
+    wrong = Examples(ex.crops[first], tuple(faces[(k + 1) % len(faces)] for k in range(len(faces))), ("wrong",) * len(faces),
+                     ex.embeddings[first], ex.turned[first])
+    return TileSet.of_examples(ts.name, ex + wrong)
+
+
+@dataclass
+class Tally:
+    right_at_boxes: int = 0
+    labelled: int = 0
+    right_found: int = 0
+    predicted: int = 0
+    ms_examples: float = 0.0
+    photos: int = 0
+
+    def add(self, other: Tally) -> None:
+        for k in vars(self):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+
+    def line(self, complete: bool) -> str:
+        out = f"at boxes {self.right_at_boxes / max(self.labelled, 1):.3f}"
+        if self.predicted:
+            found = self.right_found / max(self.labelled, 1)
+            out += f" | pipeline {found:.3f}"
+            if complete:
+                precision = self.right_found / self.predicted
+                out += f" F1 {2 * precision * found / max(precision + found, 1e-9):.3f}"
+        return out + f" ({self.labelled} tiles, {self.photos} readings)"
+
+
+def read(photo: Photo, ts: TileSet | None, pipeline: bool) -> Tally:
+    rgb, own = load_photo_sized(photo.path)
+    fx, fy = size_factors(own, (rgb.shape[1], rgb.shape[0]))
+    boxes = photo.boxes * np.array([fx, fy, fx, fy], np.float32)
+    d = classify(rgb, Detections(boxes, np.ones(len(boxes))), ts, drop_not_tiles=False)
+    out = Tally(sum(d.code(k) == c for k, c in enumerate(photo.codes)), len(photo.codes), photos=1)
+    if ts is not None and ts.examples is not None:
+        from recognizer.classify import crops_of, run_classifier
+
+        crops = crops_of(rgb, boxes)
+        probs, emb = run_classifier(crops)
+        with one_blas_thread():  # as recognize reads; CPU time, as the machine may be shared
+            t = time.process_time()
+            ts.with_examples(crops, probs, emb)
+            out.ms_examples = (time.process_time() - t) * 1000
+    if pipeline:
+        res = recognize(photo.path, ts)
+        found = res.boxes_at(*own)
+        codes = [res.detections.code(k) for k in range(len(res.detections))]
+        ious = iou_matrix(photo.boxes, found) if len(found) else np.zeros((len(photo.boxes), 0))
+        used: set[int] = set()
+        for i, code in enumerate(photo.codes):
+            for j in np.argsort(-ious[i]) if ious.shape[1] else []:
+                if ious[i, j] < IOU:
+                    break
+                if j not in used and codes[j] == code:
+                    used.add(int(j))
+                    out.right_found += 1
+                    break
+        out.predicted = len(found) if photo.complete else 1
+    return out
+
+
+def folds(photos: list[Photo], k: int, book_folds: bool, most: int | None = None) -> Iterator[tuple[tuple[Photo, ...], list[Photo]]]:
+    if book_folds and k:
+        for f in range(3):
+            learn = tuple(photos[f::3][:k])
+            yield learn, [p for p in photos if p not in learn]
+        return
+    for learn in itertools.islice(itertools.combinations(photos, k), most):
+        yield learn, [p for p in photos if p not in learn]
+
+
+def curve(title: str, photos: list[Photo], ks: tuple[int, ...], book_folds: bool, pipeline: bool, tmp: Path,
+          most: int | None = None) -> None:
+    print(f"\n{title}")
+    for k in ks:
+        plain, learnt_t, wrong_t = Tally(), Tally(), Tally()
+        for n, (learn, rest) in enumerate(folds(photos, k, book_folds, most)):
+            name = f"bench-{title.split()[0].strip(',')}-{k}-{n}"
+            ts = learnt(name, learn, tmp) if k else None
+            ts_wrong = with_wrong_examples(ts) if ts is not None else None
+            for p in rest:
+                plain.add(read(p, None, pipeline))
+                if ts is not None and ts_wrong is not None:
+                    learnt_t.add(read(p, ts, pipeline))
+                    wrong_t.add(read(p, ts_wrong, False))
+        if not k:
+            print(f"  k=0 (general reader)      {plain.line(photos[0].complete)}")
+            continue
+        print(f"  k={k} general reader       {plain.line(photos[0].complete)}")
+        ms = learnt_t.ms_examples / learnt_t.photos
+        print(f"  k={k} learnt set           {learnt_t.line(photos[0].complete)}  examples add {ms:.1f} ms CPU a photo")
+        print(f"  k={k} + one wrong per face {wrong_t.line(photos[0].complete)}")
+
+
+def shipped_1922(photos: list[Photo], pipeline: bool) -> None:
+    """Today's shipped set, and the same calibration photo's tiles as examples, photo by photo."""
+    source = builtin_tileset_dir() / "pungchow-1922" / "source"
+    shipped = load_tileset("pungchow-1922")
+    cal = read_calibration(source / "illustration_1.jpg", read_layout(source / "layout.json"))
+    tiles = Examples.of_crops(cal.crops(), list(cal.codes), "calibration:illustration_1.jpg")
+    as_examples = TileSet.of_examples("pungchow-1922-examples", tiles)
+    print("\nbook photos, the shipped pungchow-1922 set (today) against its calibration photo's tiles as examples")
+    for p in photos:
+        a, b = read(p, shipped, pipeline), read(p, as_examples, pipeline)
+        print(f"  {p.name:<22} shipped {a.line(True)}\n  {'':<22} examples {b.line(True)}")
+
+
+def load_time(tmp: Path) -> None:
+    """Load time of a set of 2,000 examples, as ``recognize --tileset`` loads it."""
+    photo = hk_set01()[0]
+    learn_from_corrected("bench-load", photo.path, corrected_file(photo, tmp))
+    ts = load_tileset("bench-load")
+    ex = ts.examples or Examples.empty()
+    rep = -(-2000 // len(ex))
+    big = ex
+    for _ in range(rep - 1):
+        big = big + ex
+    keep = np.zeros(len(big), bool)
+    keep[:2000] = True
+    big = big.without(keep)
+    big.save(Path(os.environ["PUNGCHOW_HOME"]) / "tilesets" / "bench-load")
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        n = len(load_tileset("bench-load").examples or Examples.empty())
+        times.append((time.perf_counter() - t) * 1000)
+    print(f"\na set of {n} examples loads in {min(times):.0f} ms (best of 5; median {np.median(times):.0f} ms)")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", choices=("hk", "book"), help="one of the two benches")
+    ap.add_argument("--no-pipeline", action="store_true", help="read at the labelled boxes only (quicker)")
+    ap.add_argument("--folds", type=int, metavar="N", help="set01: at most the first N choices of the k photos learnt (all: 6, 15, 6)")
+    args = ap.parse_args()
+    if not REALDEV.is_dir():
+        print(f"skipped: {REALDEV} is not here (the real dev photos lie beside the clone, in ../shared/realdev)")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="learnt-sets-") as tmp:
+        os.environ["PUNGCHOW_HOME"] = tmp
+        work = Path(tmp) / "corrected"
+        work.mkdir()
+        if args.only in (None, "hk"):
+            curve("set01 (hk-sets), learn k photos, read the others", hk_set01(), (0, 1, 2, 5), False, not args.no_pipeline, work,
+                  args.folds)
+        if args.only in (None, "book"):
+            photos = book()
+            curve("book-1922, learn 5 photos (3 folds), read the other 10", photos, (0, 5), True, not args.no_pipeline, work)
+            shipped_1922(photos, not args.no_pipeline)
+        load_time(work)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,311 @@
+"""A player's own set as examples: real crops of its tiles with their codes, growing with every correction.
+
+Each example keeps its crop (the classifier's crop of the tile's box, as found), its code, where it came
+from (a photo and why: a calibration, a corrected recognition, the page) and the classifier's embedding of it,
+both ways up. Reading a photo with a set, each tile is compared with the set's examples: per code, the examples
+nearest by embedding, each one's face slid over the tile (the grey centre of the face, as the calibrated sets
+match). That nearness is evidence for the code on top of the general reader's probabilities, in log odds: the
+examples win where a tile is close to one code's examples and clearly nearer them than any other code's; a face the
+set has no example of is read by the general reader alone; and a wrong example (the same face also named rightly)
+is as near as the right one and leaves the general reader to decide.
+
+The crops are stored, so when the classifier changes the set embeds them again rather than being refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from recognizer.classify import NT_INDEX, crops_of, run_classifier
+from recognizer.errors import TileSetError
+from recognizer.geometry import CROP_H, CROP_W, size_factors
+from recognizer.labels import CLASSES
+from recognizer.models import load_model
+from scoring.jsonfile import JsonInputError, load_json_file
+from scoring.tiles import ALL_CODES
+
+EXAMPLES_FILE = "examples.npz"
+#: Where a tile is as near as this to a code's examples (the mean of the embedding's cosine and the face's
+#: correlation), the examples say nothing for or against the code; nearer, for it, farther, against it ...
+EVEN_NEARNESS = 0.76
+#: ... at this many log odds per unit of nearness ...
+ODDS_PER_NEARNESS = 40.0
+#: ... capped: far from a code's examples is weak evidence against it (the same face photographed in another light or
+#: cropped badly can be far from its examples, and a general reading it is sure of must stand), near is strong
+#: evidence for it, but never enough alone to outvote a general reading as sure as e^-8.
+MOST_AGAINST, MOST_FOR = -1.0, 8.0
+#: Log odds taken from a code per unit of nearness it lies behind the set's nearest code: the examples are sure where
+#: one code is clearly nearest. Two codes equally near (a wrong example beside a right one) lose nothing to each other.
+BEHIND_NEAREST = 30.0
+#: A box at least this near one of the set's examples shows a tile: "not a tile" loses log odds beyond it, as above.
+A_TILE_NEARNESS = 0.7
+#: The share of the crop's height and width left round the face's centre when it is slid over a tile.
+FACE_MARGIN = 0.15
+#: For each code, this many of its examples nearest a tile by embedding have their faces slid over it.
+CANDIDATES = 3
+#: ... for the tile's this many codes nearest by embedding.
+CODES_MATCHED = 6
+#: Where examples come from (``Example.source`` starts with one of these, then ':' and the photo's name).
+SOURCES = ("calibration", "corrected", "page")
+
+
+def _grey(crops: np.ndarray) -> np.ndarray:
+    return np.asarray(crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32))
+
+
+def _halved(grey: np.ndarray) -> np.ndarray:
+    n, h, w = grey.shape
+    g = grey[:, : h // 2 * 2, : w // 2 * 2]
+    return np.asarray(g.reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4)))
+
+
+def _faces(grey: np.ndarray) -> np.ndarray:
+    """The face's centre of each (half-size) grey crop, zero-mean and unit-length, flattened."""
+    _, h, w = grey.shape
+    dy, dx = round(h * FACE_MARGIN), round(w * FACE_MARGIN)
+    f = grey[:, dy:h - dy, dx:w - dx].reshape(len(grey), -1)
+    f = f - f.mean(axis=1, keepdims=True)
+    return np.asarray(f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6), np.float32)
+
+
+def face_correlation(tiles: np.ndarray, faces: np.ndarray, face_shape: tuple[int, int]) -> np.ndarray:
+    """(N, K) best normalised correlation of face ``faces[n, k]`` (unit rows of ``face_shape``) anywhere in grey tile n."""
+    n = len(tiles)
+    th, tw = face_shape
+    windows = np.lib.stride_tricks.sliding_window_view(tiles, (th, tw), axis=(1, 2)).reshape(n, -1, th * tw)
+    windows = windows - windows.mean(axis=2, keepdims=True)
+    spread = np.maximum(np.linalg.norm(windows, axis=2, keepdims=True), 1e-6)
+    return np.asarray(np.matmul(windows / spread, np.ascontiguousarray(faces.transpose(0, 2, 1))).max(axis=1), np.float32)
+
+
+def embed(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier's unit embedding of each crop as it is and turned half a turn (a tile lies either way up)."""
+    _, upright = run_classifier(crops)
+    _, turned = run_classifier(np.ascontiguousarray(crops[:, ::-1, ::-1]))
+    return upright, turned
+
+
+def classifier_id() -> str:
+    """Which classifier the stored embeddings came from (its sha256, from its sidecar)."""
+    return str(load_model("classifier").meta["sha256"])
+
+
+@dataclass(frozen=True)
+class Examples:
+    """A set's examples: crops (N, H, W, 3) at the classifier's crop size, their codes and sources, and embeddings."""
+
+    crops: np.ndarray
+    codes: tuple[str, ...]
+    sources: tuple[str, ...]
+    embeddings: np.ndarray
+    turned: np.ndarray
+
+    def __post_init__(self) -> None:
+        n = len(self.crops)
+        if not (len(self.codes) == len(self.sources) == len(self.embeddings) == len(self.turned) == n):
+            raise ValueError(f"examples disagree in number: {n} crops, {len(self.codes)} codes, {len(self.sources)} sources, "
+                             f"{len(self.embeddings)} and {len(self.turned)} embeddings")
+
+    def __len__(self) -> int:
+        return len(self.crops)
+
+    @classmethod
+    def of_crops(cls, crops: np.ndarray, codes: Sequence[str], source: str) -> Examples:
+        """New examples from crops (embedded now), all from one source."""
+        bad = sorted({c for c in codes if c not in ALL_CODES or c == "XX"})
+        if bad:
+            raise TileSetError(f"unknown tile codes {bad}; a corrected tile needs a face code like 1D, 9C, EW, RD or 1F")
+        if not len(crops):
+            return cls.empty()
+        upright, turned = embed(crops)
+        return cls(crops, tuple(codes), (source,) * len(crops), upright, turned)
+
+    @classmethod
+    def empty(cls) -> Examples:
+        return cls(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), (), (), np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
+
+    def __add__(self, other: Examples) -> Examples:
+        if not len(self):
+            return other
+        if not len(other):
+            return self
+        return Examples(np.concatenate([self.crops, other.crops]), self.codes + other.codes, self.sources + other.sources,
+                        np.concatenate([self.embeddings, other.embeddings]), np.concatenate([self.turned, other.turned]))
+
+    def without(self, keep: np.ndarray) -> Examples:
+        """Only the examples where ``keep`` (a boolean mask) holds: to forget a wrong example."""
+        k = np.flatnonzero(keep)
+        return Examples(self.crops[k], tuple(self.codes[i] for i in k), tuple(self.sources[i] for i in k),
+                        self.embeddings[k], self.turned[k])
+
+    @property
+    def faces_seen(self) -> tuple[str, ...]:
+        return tuple(sorted(set(self.codes)))
+
+    @cached_property
+    def _index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+        """Both ways up: each example's code (class index), embedding and face centre (half size), and the face shape."""
+        cls = np.array([CLASSES.index(c) for c in self.codes], np.int64)
+        grey = _halved(_grey(self.crops))
+        faces = np.concatenate([_faces(grey), _faces(np.ascontiguousarray(grey[:, ::-1, ::-1]))])
+        _, h, w = grey.shape
+        dy, dx = round(h * FACE_MARGIN), round(w * FACE_MARGIN)
+        return np.concatenate([cls, cls]), np.concatenate([self.embeddings, self.turned]), faces, (h - 2 * dy, w - 2 * dx)
+
+    def nearness(self, crops: np.ndarray, emb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(codes seen as class indices (K,), (N, K) nearness of each tile to each code's examples).
+
+        A tile's nearness to a code is the best mean, over the code's ``CANDIDATES`` examples nearest the tile by
+        embedding (either way up), of the embedding's cosine and the correlation of the example's face slid over the
+        tile. Faces are slid only for the tile's ``CODES_MATCHED`` codes nearest by embedding; any other code is far
+        (its cosine averaged with no correlation at all, -1), which keeps a photo's reading quick however big the set."""
+        cls, embs, faces, shape = self._index
+        seen = np.unique(cls)
+        if not len(crops) or not len(seen):
+            return seen, np.zeros((len(crops), len(seen)), np.float32)
+        cos = emb @ embs.T
+        m = min(CANDIDATES, int(np.bincount(cls).max()))
+        pick = np.empty((len(crops), len(seen), m), np.int64)
+        for j, c in enumerate(seen):
+            of_code = np.flatnonzero(cls == c)
+            order = np.argsort(-cos[:, of_code], axis=1)[:, :m]
+            pick[:, j] = of_code[np.pad(order, ((0, 0), (0, m - order.shape[1])), mode="edge")]
+        best_cos = np.take_along_axis(cos, pick[:, :, 0], axis=1)
+        near = (best_cos - 1.0) / 2
+        codes = np.argsort(-best_cos, axis=1)[:, :CODES_MATCHED]
+        flat = np.take_along_axis(pick, codes[:, :, None], axis=1).reshape(len(crops), -1)
+        match = face_correlation(_halved(_grey(crops)), faces[flat], shape)
+        both = ((np.take_along_axis(cos, flat, axis=1) + match) / 2).reshape(len(crops), codes.shape[1], m).max(axis=2)
+        np.put_along_axis(near, codes, both, axis=1)
+        return seen, near
+
+    def evidence(self, crops: np.ndarray, emb: np.ndarray) -> np.ndarray:
+        """(N, len(CLASSES)) log odds the examples add to each code (0 for every code the set has no example of but
+        "not a tile", which a box near the set's examples is not)."""
+        out = np.zeros((len(crops), len(CLASSES)), np.float32)
+        if not len(self):
+            return out
+        seen, near = self.nearness(crops, emb)
+        odds = np.clip(ODDS_PER_NEARNESS * (near - EVEN_NEARNESS), MOST_AGAINST, MOST_FOR)
+        out[:, seen] = np.maximum(odds - BEHIND_NEAREST * (near.max(axis=1, keepdims=True) - near), MOST_AGAINST)
+        a_tile = -np.clip(ODDS_PER_NEARNESS * (near.max(axis=1) - A_TILE_NEARNESS), 0.0, MOST_FOR)
+        out[:, NT_INDEX] = np.minimum(a_tile, out[:, seen].min(axis=1))  # nothing the examples say makes a box less a tile
+        return out
+
+    def read(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
+        """The general reader's probabilities with the examples' evidence added (``evidence``), as probabilities."""
+        if not len(self) or not len(crops):
+            return probs
+        logits = np.log(np.maximum(probs, 1e-9)) + self.evidence(crops, emb)
+        logits[probs <= 0] = -np.inf  # a code the general reader ruled out (a flower already given) stays out
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+        return out
+
+    def save(self, folder: Path) -> None:
+        """Write ``examples.npz`` into ``folder`` through a temporary file, so a set is never left half written."""
+        fd, tmp = tempfile.mkstemp(prefix=".examples-", suffix=".npz", dir=folder)
+        os.close(fd)
+        try:
+            np.savez(tmp, crops=self.crops, codes=np.array(self.codes, dtype="U3"), sources=np.array(self.sources, dtype=str),
+                     embeddings=self.embeddings.astype(np.float16), turned=self.turned.astype(np.float16))
+            os.replace(tmp, folder / EXAMPLES_FILE)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def load_examples(folder: Path, name: str, embedder: str | None) -> tuple[Examples, bool]:
+    """The examples in ``folder`` and whether they were embedded again (another classifier, or another crop size)."""
+    again = f"learn it again: pungchow tileset learn {name} PHOTO --corrected FILE"
+    try:
+        with np.load(folder / EXAMPLES_FILE) as z:
+            crops, codes, sources = z["crops"], tuple(str(c) for c in z["codes"]), tuple(str(s) for s in z["sources"])
+            embeddings, turned = z["embeddings"].astype(np.float32), z["turned"].astype(np.float32)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise TileSetError(f"tile set {name!r}: {folder / EXAMPLES_FILE} is damaged or cut short ({exc}); {again}") from None
+    if crops.ndim != 4 or crops.shape[3] != 3 or crops.dtype != np.uint8:
+        raise TileSetError(f"tile set {name!r}: {folder / EXAMPLES_FILE} holds no tile crops; {again}")
+    if crops.shape[1:3] != (CROP_H, CROP_W):
+        crops = np.stack([cv2.resize(c, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA) for c in crops]) if len(crops) else \
+            np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+        embedder = None
+    try:
+        if embedder != classifier_id() or len(embeddings) != len(crops):
+            upright, turned = embed(crops) if len(crops) else (np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
+            return Examples(crops, codes, sources, upright, turned), True
+        return Examples(crops, codes, sources, embeddings, turned), False
+    except ValueError as exc:
+        raise TileSetError(f"tile set {name!r}: {folder / EXAMPLES_FILE} does not hold together ({exc}); {again}") from None
+
+
+@dataclass(frozen=True)
+class CorrectedTile:
+    """One tile of a corrected recognition: its box (x, y, w, h) in the photo's own pixels and its right code."""
+
+    box: tuple[float, float, float, float]
+    code: str
+
+
+def read_corrected(path: str | Path) -> tuple[list[CorrectedTile], tuple[int, int] | None]:
+    """The tiles of a corrected ``recognize --json`` file, and the photo size its boxes are in (``image``) if given."""
+    try:
+        data = load_json_file(path, "corrected recognition")
+    except JsonInputError as exc:
+        raise TileSetError(f"cannot read the corrected recognition {path}: {exc}") from None
+    shape = 'like `pungchow recognize PHOTO --json` writes it: {"tiles": [{"box": [x, y, w, h], "code": "1D"}, ...]}'
+    tiles = data.get("tiles") if isinstance(data, dict) else None
+    if not isinstance(tiles, list) or not tiles:
+        raise TileSetError(f"{path} has no \"tiles\"; give a corrected recognition {shape}")
+    out = []
+    for k, t in enumerate(tiles):
+        box = t.get("box") if isinstance(t, dict) else None
+        code = t.get("code") if isinstance(t, dict) else None
+        if not (isinstance(box, list) and len(box) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
+                and box[2] > 0 and box[3] > 0 and all(np.isfinite(box))):
+            raise TileSetError(f"{path}: tile {k} needs \"box\": [x, y, w, h] in the photo's pixels, width and height above 0")
+        if not isinstance(code, str) or code not in ALL_CODES:
+            raise TileSetError(f"{path}: tile {k} has code {code!r}; use codes like 1D, 9C, EW, RD, 1F (XX for a face-down tile)")
+        out.append(CorrectedTile((float(box[0]), float(box[1]), float(box[2]), float(box[3])), code))
+    image = data.get("image")
+    size = None
+    if isinstance(image, dict) and all(isinstance(image.get(k), int) and image[k] > 0 for k in ("width", "height")):
+        size = (int(image["width"]), int(image["height"]))
+    return out, size
+
+
+def examples_from_photo(rgb: np.ndarray, tiles: Sequence[CorrectedTile], source: str,
+                        own_size: tuple[int, int] | None = None) -> Examples:
+    """Examples of the face-up tiles of a photo as read (``rgb``), their boxes given in pixels of ``own_size`` (the
+    photo's own width and height; None: the photo as read). A face-down tile (XX) shows no face and is skipped."""
+    height, width = rgb.shape[:2]
+    fx, fy = size_factors(own_size, (width, height)) if own_size else (1.0, 1.0)
+    up = [t for t in tiles if t.code != "XX"]
+    outside = [t.box for t in up if t.box[0] * fx >= width or t.box[1] * fy >= height or (t.box[0] + t.box[2]) * fx <= 0
+               or (t.box[1] + t.box[3]) * fy <= 0]
+    if outside:
+        raise TileSetError(f"the box {list(outside[0])} lies outside the {own_size or (width, height)} photo; "
+                           "give the corrected recognition of this photo (its boxes in this photo's pixels)")
+    boxes = np.array([[t.box[0] * fx, t.box[1] * fy, t.box[2] * fx, t.box[3] * fy] for t in up], np.float32).reshape(-1, 4)
+    return Examples.of_crops(crops_of(rgb, boxes), [t.code for t in up], source)
+
+
+def save_meta(folder: Path, name: str, ex: Examples, meta: dict[str, Any]) -> None:
+    """``tileset.json`` beside the examples: which classifier embedded them, and how many of what."""
+    info = {**meta, "name": name, "examples": len(ex), "faces_seen": list(ex.faces_seen), "crop_size": [CROP_H, CROP_W],
+            "examples_embedded_by": classifier_id()}
+    fd, tmp = tempfile.mkstemp(prefix=".tileset-", suffix=".json", dir=folder)
+    with os.fdopen(fd, "w") as f:
+        f.write(json.dumps(info, indent=2) + "\n")
+    os.replace(tmp, folder / "tileset.json")

@@ -1,0 +1,174 @@
+"""A player's own set learnt from corrections: the second photo of the set reads what the first got wrong.
+
+Harr's 1922 set (its two photos ship in ``models/tilesets/pungchow-1922/source``): the general reader reads its
+four of characters as West wind, on the calibration photo and on the complete-set photo alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pungchow.cli import main as cli_main
+from recognizer.classify import run_classifier
+from recognizer.examples import CorrectedTile, Examples, read_corrected
+from recognizer.image import load_photo
+from recognizer.labels import CLASSES
+from recognizer.pipeline import recognize
+from recognizer.tileset import (
+    builtin_tileset_dir,
+    calibrate,
+    learn_tiles,
+    load_tileset,
+    read_calibration,
+    read_layout,
+)
+
+SOURCE = builtin_tileset_dir() / "pungchow-1922" / "source"
+FIXTURE = Path(__file__).parent / "fixtures" / "photos" / "illustration_2.expected.json"
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PUNGCHOW_HOME", str(tmp_path / "home"))
+    return tmp_path
+
+
+def calibration_tiles(*codes: str) -> list[dict[str, object]]:
+    """The boxes and right codes of the given faces on Harr's first photo, as a corrected recognition holds them."""
+    cal = read_calibration(SOURCE / "illustration_1.jpg", read_layout(SOURCE / "layout.json"))
+    return [{"box": [float(v) for v in cal.boxes[cal.codes.index(c)]], "code": c} for c in codes]
+
+
+def read_second_photo(tileset: str | None) -> dict[str, list[str]]:
+    """Each face of the complete-set photo and what its four tiles were read as ('--': no box there)."""
+    d = recognize(SOURCE / "illustration_2.jpg", tileset).detections
+    read: dict[str, list[str]] = {}
+    for tile in json.loads(FIXTURE.read_text())["tiles"]:
+        dist = np.linalg.norm(d.centres - np.array(tile["centre"]), axis=1)
+        k = int(dist.argmin())
+        read.setdefault(tile["code"], []).append(d.code(k) if dist[k] < 10 else "--")
+    return read
+
+
+def right(read: dict[str, list[str]]) -> int:
+    return sum(r == code for code, tiles in read.items() for r in tiles)
+
+
+def test_two_corrected_tiles_teach_the_next_photo(home: Path) -> None:
+    """Corrected on the first photo (four of characters and eight of dots), the second photo reads the four of
+    characters right on all four tiles, where it read West wind; and no more tiles read wrong than without the set."""
+    corrected = home / "illustration_1.corrected.json"
+    corrected.write_text(json.dumps({"tiles": calibration_tiles("4C", "8D")}))
+    assert cli_main(["tileset", "learn", "harrs-set", str(SOURCE / "illustration_1.jpg"), "--corrected", str(corrected)]) == 0
+    before, after = read_second_photo(None), read_second_photo("harrs-set")
+    assert before["4C"] == ["WW"] * 4
+    assert after["4C"] == ["4C"] * 4
+    assert after["8D"].count("8D") > before["8D"].count("8D")
+    assert right(after) > right(before)
+
+
+def test_learning_adds_to_the_set(home: Path) -> None:
+    """Each learning adds its tiles to the set, which says how many examples of how many faces it holds."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    tiles = [CorrectedTile(tuple(t["box"]), str(t["code"])) for t in calibration_tiles("4C", "8D")]  # type: ignore[arg-type]
+    first = learn_tiles("table-one", rgb, tiles[:1], "illustration_1.jpg")
+    second = learn_tiles("table-one", rgb, tiles, "illustration_1.jpg")
+    assert (first.examples, first.faces_seen) == (1, ("4C",))
+    assert (second.examples, second.faces_seen) == (3, ("4C", "8D"))
+    assert load_tileset("table-one").examples is not None
+    assert len(load_tileset("table-one").examples or Examples.empty()) == 3
+
+
+def test_a_set_embedded_by_another_classifier_embeds_itself_again(home: Path) -> None:
+    """When the classifier is replaced, a learnt set embeds its stored crops again and says so in its file."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    tiles = [CorrectedTile(tuple(t["box"]), str(t["code"])) for t in calibration_tiles("4C", "8D")]  # type: ignore[arg-type]
+    folder = learn_tiles("old-reader", rgb, tiles, "illustration_1.jpg").folder
+    meta = json.loads((folder / "tileset.json").read_text())
+    right_embedding = load_tileset("old-reader").examples
+    meta["examples_embedded_by"] = "an earlier classifier"
+    (folder / "tileset.json").write_text(json.dumps(meta))
+    with np.load(folder / "examples.npz") as z:
+        stale = {k: z[k] for k in z.files}
+    stale["embeddings"] = np.zeros_like(stale["embeddings"])
+    np.savez(folder / "examples.npz", **stale)
+    again = load_tileset("old-reader").examples
+    assert again is not None and right_embedding is not None
+    np.testing.assert_allclose(again.embeddings, right_embedding.embeddings, atol=2e-3)
+    assert json.loads((folder / "tileset.json").read_text())["examples_embedded_by"] != "an earlier classifier"
+
+
+def test_a_calibrated_set_of_another_classifier_is_read_not_refused(home: Path) -> None:
+    """A set calibrated with `tileset add` keeps its tiles, so another classifier derives its prototypes again."""
+    ts, folder = calibrate("harr-again", SOURCE / "illustration_1.jpg", SOURCE / "layout.json")
+    meta = json.loads((folder / "tileset.json").read_text())
+    meta["classifier_sha256"] = "an earlier classifier"
+    (folder / "tileset.json").write_text(json.dumps(meta))
+    again = load_tileset("harr-again")
+    assert again.calibrated and set(again.codes) == set(ts.codes)
+    assert len(again.examples or Examples.empty()) == len(ts.codes)
+
+
+def test_a_face_the_set_has_not_seen_is_left_to_the_general_reader() -> None:
+    """Examples of the four of characters add nothing for or against a face they do not show (they only say the
+    four of characters' own tile is a tile)."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    cal = read_calibration(rgb, read_layout(SOURCE / "layout.json"))
+    k = cal.codes.index("4C")
+    ex = Examples.of_crops(cal.crops()[k:k + 1], ["4C"], "corrected:illustration_1.jpg")
+    evidence = ex.evidence(cal.crops(), run_classifier(cal.crops())[1])
+    others = [i for i, c in enumerate(CLASSES) if c not in ("4C", "NT")]
+    assert not evidence[:, others].any()
+    assert evidence[k, CLASSES.index("4C")] > 0 and evidence[k, CLASSES.index("NT")] < 0
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    ('{"tiles": []}', 'has no "tiles"'),
+    ('{"tiles": [{"box": [1, 2, 3], "code": "1D"}]}', "tile 0 needs \"box\""),
+    ('{"tiles": [{"box": [1, 2, 30, 40], "code": "1Z"}]}', "tile 0 has code '1Z'"),
+    ('{"tiles": [{"box": [9000, 2, 30, 40], "code": "1D"}]}', "lies outside"),
+    ("not json", "cannot read the corrected recognition"),
+])
+def test_a_bad_corrected_file_is_one_clear_line(home: Path, capsys: pytest.CaptureFixture[str], content: str, words: str) -> None:
+    corrected = home / "bad.json"
+    corrected.write_text(content)
+    assert cli_main(["tileset", "learn", "mine", str(SOURCE / "illustration_1.jpg"), "--corrected", str(corrected)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+    assert not (home / "home" / "tilesets" / "mine" / "examples.npz").exists()
+
+
+def test_a_built_in_set_is_never_learnt_into(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corrected = home / "c.json"
+    corrected.write_text(json.dumps({"tiles": calibration_tiles("4C")}))
+    assert cli_main(["tileset", "learn", "pungchow-1922", str(SOURCE / "illustration_1.jpg"), "--corrected", str(corrected)]) == 2
+    assert "built-in" in capsys.readouterr().err
+
+
+def test_read_corrected_takes_what_recognize_json_writes(home: Path) -> None:
+    """Only each tile's box and code are read; the photo's size, when given, is kept to check the photo."""
+    path = home / "r.json"
+    path.write_text(json.dumps({"image": {"width": 400, "height": 555}, "tiles": [
+        {"index": 0, "box": [10, 20, 30, 40], "score": 0.9, "code": "4C", "confidence": 0.4, "top3": [], "face_down": False}]}))
+    tiles, size = read_corrected(path)
+    assert tiles == [CorrectedTile((10.0, 20.0, 30.0, 40.0), "4C")] and size == (400, 555)
+    assert os.path.exists(path)
+
+
+def test_the_page_adds_the_tiles_the_player_corrected(home: Path) -> None:
+    """On the page, the tiles the player put right join the set; tiles the reader alone read do not."""
+    from webapp.recognition import learn_from_review
+    from webapp.review import Review, ReviewTile
+
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    (four,) = calibration_tiles("4C")
+    x, y, w, h = (int(v) for v in four["box"])  # type: ignore[attr-defined]
+    review = Review(tiles=(ReviewTile(0, "4C", (x, y, x + w, y + h), None, source="corrected"),
+                           ReviewTile(1, "WW", (x + w, y, x + 2 * w, y + h), 0.6, source="recognised")))
+    assert learn_from_review("page-set", rgb, "illustration_1.jpg", review) == "tile set 'page-set': 1 examples of 1 faces"
+    assert (load_tileset("page-set").examples or Examples.empty()).sources == ("page:illustration_1.jpg",)
