@@ -3,7 +3,6 @@
     python bench/bench_real.py                       # the shipped models
     python bench/bench_real.py --folds artifacts/real-folds   # leave-one-set-out: fold K's classifier reads set K
     python bench/bench_real.py --only crops --framings 1.0    # one part, the tile-image framings chosen here
-    python bench/bench_real.py --no-bonus-reader     # the classifier without the bonus reader
 
 Reads ``../shared/realdev/`` (never copied into the repository) and skips with a message when it is absent.
 
@@ -227,7 +226,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--folds", type=Path, help="folder of fold0..fold5 classifiers (leave-one-set-out)")
     p.add_argument("--only", choices=["crops", "photos", "book"], action="append")
     p.add_argument("--framings", type=float, nargs="+", help="tile-image framings (shares of the image) to read crops at")
-    p.add_argument("--no-bonus-reader", action="store_true", help="read without the bonus reader")
     p.add_argument("--tileset", default="pungchow-1922", help="the tile set for the book's second run ('' for none)")
     a = p.parse_args(argv)
     if not REALDEV.is_dir():
@@ -235,9 +233,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.framings:
         classify_module.TILE_IMAGE_FRAMINGS = tuple(a.framings)
-    if a.no_bonus_reader:
-        classify_module.BONUS_READ_MASS = 2.0  # no tile reaches it
-        classify_module.read_flowers_and_seasons.__defaults__ = (None, 2.0, classify_module.BONUS_READER_WEIGHT, False, None)
     models = Models(a.folds)
     parts = a.only or ["crops", "photos", "book"]
     print(f"models: {'leave-one-set-out folds in ' + str(a.folds) if a.folds else 'shipped (' + str(models.shipped) + ')'}")
