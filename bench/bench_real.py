@@ -51,6 +51,7 @@ GROUPS = {
     "winds": ("EW", "SW", "WW", "NW"),
     "dragons": ("RD", "GD", "WD"),
     "flowers+seasons": BONUS_CODES,
+    "face down": ("XX",),
 }
 
 
