@@ -169,7 +169,7 @@ def test_history_saved_and_reloaded(app: AppTest) -> None:
     app.session_state["review"] = None
     app.switch_page("views/history.py").run()
     assert errors(app) == []
-    assert app.dataframe[0].value["player"].tolist() == ["Ann"]
+    assert app.dataframe[-1].value["player"].tolist() == ["Ann"]
     assert len(app.get("download_button")) == 2, "the game exports as JSON and as CSV"
     app.button(key="w_load_hand_1").click().run()
     assert errors(app) == []
@@ -290,7 +290,7 @@ def test_four_hands_to_the_settlement(app: AppTest) -> None:
     assert errors(app) == [] and "Saved deal 1" in app.success[0].value
     app.switch_page("views/history.py").run()
     assert errors(app) == []
-    assert app.dataframe[0].value["player"].tolist() == ["Ann", "Bo", "Cy", "Di"], "the deal's four hands are kept"
+    assert app.dataframe[-1].value["player"].tolist() == ["Ann", "Bo", "Cy", "Di"], "the deal's four hands are kept"
     assert "Settlements" in [h.value for h in app.subheader]
 
 
@@ -392,6 +392,6 @@ def test_a_saved_hand_used_in_a_deal_is_kept_once(app: AppTest) -> None:
     app.button(key="w_save_deal").click().run()
     assert errors(app) == [] and "Saved deal 1" in app.success[0].value, "the deal takes the saved hand's deal"
     app.switch_page("views/history.py").run()
-    hands = app.dataframe[0].value
+    hands = app.dataframe[-1].value
     assert hands["hand"].tolist() == ["1", "2", "3", "4"], "the saved hand appears once, linked to the deal"
     assert set(hands["deal"]) == {"1"}

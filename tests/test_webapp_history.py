@@ -150,3 +150,26 @@ def test_the_exports_carry_the_running_score_and_the_settle_up(tmp_path: Path) -
         left[t["from"]] += t["amount"]
         left[t["to"]] -= t["amount"]
     assert left == dict.fromkeys(PLAYERS, 0) and len(sheet["settle_up"]) == 3
+
+
+def test_a_deal_saved_twice_is_one_deal(tmp_path: Path) -> None:
+    from webapp.history import HandToKeep
+
+    store = History(tmp_path / "h.sqlite3")
+    game = store.new_game("Friday", PLAYERS)
+    hands = [HandToKeep(p, {"concealed": ["1B"]}, "1B", "harr-1922", "1", {}, {"total": 2}) for p in PLAYERS]
+    net = {"Ann": 6, "Bo": -2, "Cy": -2, "Di": -2}
+    first = store.save_deal(game.id, hands, settlement={"net": net}, rule_set="harr-1922", rule_version="1", save_key="deal-a")
+    again = store.save_deal(game.id, hands, settlement={"net": net}, rule_set="harr-1922", rule_version="1", save_key="deal-a")
+    assert first == again == 1
+    assert len(store.hands(game.id)) == 4 and len(store.settlements(game.id)) == 1
+
+
+def test_a_double_tap_on_undo_takes_back_one_deal(tmp_path: Path) -> None:
+    store = History(tmp_path / "h.sqlite3")
+    game = store.new_game("Friday", PLAYERS)
+    settle_deal(store, game.id, {"Ann": 48, "Bo": -16, "Cy": -16, "Di": -16})
+    settle_deal(store, game.id, {"Ann": -8, "Bo": 24, "Cy": -8, "Di": -8})
+    assert store.undo_last_deal(game.id, 2) == 2
+    assert store.undo_last_deal(game.id, 2) is None
+    assert [line.deal for line in store.score_sheet(game.id).lines] == [1]

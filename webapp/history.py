@@ -313,7 +313,7 @@ class History:
         self.game(game_id)
         with self._connect(immediate=True) as db:
             if save_key is not None:
-                kept = db.execute("SELECT id FROM hands WHERE game_id = ? AND save_key = ?", (game_id, save_key)).fetchone()
+                kept = db.execute("SELECT id FROM hands WHERE save_key = ?", (save_key,)).fetchone()
                 if kept is not None:
                     return int(kept[0])
             if deal is not None:
@@ -322,26 +322,39 @@ class History:
             db.execute("UPDATE hands SET save_key = ? WHERE id = ?", (save_key, hand_id))
             return hand_id
 
+    def saved_under(self, save_key: str) -> HandRecord | None:
+        """The hand kept under this mark, if it was saved already (by this tap or the one before it)."""
+        with self._reading() as db:
+            row = db.execute("SELECT * FROM hands WHERE save_key = ? ORDER BY id LIMIT 1", (save_key,)).fetchone()
+        return None if row is None else self._decoded(_hand_record, [row])[0]
+
     def save_deal(
         self, game_id: int, hands: Sequence[HandToKeep], *, settlement: Mapping[str, Any] | None = None,
         rule_set: str = "", rule_version: str = "", east: str | None = None, deal: int | None = None,
+        save_key: str | None = None,
     ) -> int:
         """Keep a whole deal (its number, every hand and the settlement) in one transaction; returns the deal's number.
 
         A kill in the middle leaves nothing of the deal; two sessions saving at once get different
         numbers (the number is read under the write lock, and a settlement's number is unique).
         With ``deal`` the hands join a deal already begun (hands saved one by one before the table
-        settled); a deal settled already is refused, never replaced.
+        settled); a deal settled already is refused, never replaced. A deal saved again under the
+        same ``save_key`` (a double tap on *Save deal*) is the deal already kept: its number comes back.
         """
         self.game(game_id)
         for _ in range(1 if deal is not None else DEAL_TRIES):
             try:
                 with self._connect(immediate=True) as db:
+                    if save_key is not None:
+                        kept = db.execute("SELECT deal FROM hands WHERE game_id = ? AND save_key = ?", (game_id, save_key)).fetchone()
+                        if kept is not None:
+                            return int(kept[0])
                     if deal is not None:
                         _check_open_deal(db, game_id, deal)
                     number = deal if deal is not None else _next_deal(db, game_id)
                     for keep in hands:
-                        _insert_hand(db, game_id, number, keep)
+                        hand_id = _insert_hand(db, game_id, number, keep)
+                        db.execute("UPDATE hands SET save_key = ? WHERE id = ?", (save_key, hand_id))
                     if settlement is not None:
                         _insert_settlement(db, game_id, number, settlement, rule_set, rule_version, east)
                     return number
@@ -404,16 +417,18 @@ class History:
         except PungChowError as exc:
             return str(exc)
 
-    def undo_last_deal(self, game_id: int) -> int | None:
+    def undo_last_deal(self, game_id: int, deal: int | None = None) -> int | None:
         """Take back the game's last deal (its hands and its settlement) in one transaction; returns its number, None if none.
 
-        Only the last: the sheet's earlier totals never change under the players' feet.
+        Only the last: the sheet's earlier totals never change under the players' feet. With ``deal``,
+        only if that deal is still the last, so a double tap on *Undo* takes back one deal, not two.
         """
         self.game(game_id)
         with self._connect(immediate=True) as db:
-            deal = _next_deal(db, game_id) - 1
-            if deal < 1:
+            last = _next_deal(db, game_id) - 1
+            if last < 1 or (deal is not None and deal != last):
                 return None
+            deal = last
             db.execute("DELETE FROM hands WHERE game_id = ? AND deal = ?", (game_id, deal))
             db.execute("DELETE FROM settlements WHERE game_id = ? AND deal = ?", (game_id, deal))
             return deal

@@ -83,6 +83,7 @@ def start(slot: Slot, new: rv.Review | None, photo: Photo | None = None) -> None
     st.session_state[slot.review] = new
     st.session_state[slot.photo] = photo
     st.session_state[slot.version] = st.session_state.get(slot.version, 0) + 1
+    st.session_state.pop(f"{slot.prefix}_said", None)  # what the last tap did was said of the last hand
     first = rv.tiles_to_check(new)[:1] if new is not None else []
     st.session_state[slot.picked] = first[0].id if first else None
     if first:

@@ -17,6 +17,8 @@ these names and nowhere else:
 ``history_path``     the SQLite file (``--db``; default :func:`webapp.history.default_db_path`)
 ``game_id``          the game being recorded, or None before one is started
 ``loaded_hand``      id of the hand reloaded from the history onto *Score a hand* (None: a new hand)
+``review_token``     a fresh mark for each hand put up for review: saving it twice keeps it once
+``deal_token``       a fresh mark for each deal on *Settle the table*: saving it twice keeps it once
 ``saved_hand``       id the hand on *Score a hand* was saved under, so a deal that uses it links to it, not a copy
 ``seat_review_N``    the review of seat N's photo on *Settle the table* (with ``seat_photo_N``, ``seat_picked_N``, ``seat_version_N``)
 
@@ -45,6 +47,8 @@ HISTORY_PATH = "history_path"
 GAME_ID = "game_id"
 LOADED_HAND = "loaded_hand"
 SAVED_HAND = "saved_hand"
+REVIEW_TOKEN = "review_token"
+DEAL_TOKEN = "deal_token"
 
 #: The choice that scores the hand under every rule set side by side.
 ALL_RULES = service.ALL
@@ -65,6 +69,8 @@ DEFAULTS: dict[str, Any] = {
     GAME_ID: None,
     LOADED_HAND: None,
     SAVED_HAND: None,
+    REVIEW_TOKEN: "",
+    DEAL_TOKEN: "",
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from typing import Any
 
 import streamlit as st
@@ -16,17 +18,30 @@ from webapp import reviewer, state
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
 from webapp.recognition import known_tilesets, tileset_offer
 from webapp.scores import total_text
-from webapp.widgets import history, page_title, read_tiles_once, reader, rule_set_chooser, show_breakdown, text_table, user_errors
+from webapp.text import markdown_text
+from webapp.widgets import (
+    current_game,
+    game_caption,
+    history,
+    page_title,
+    read_tiles_once,
+    reader,
+    rule_set_chooser,
+    show_breakdown,
+    text_table,
+    user_errors,
+)
 
 #: The review on this page; its widgets keep the ``w_`` keys the page always had.
 SLOT = reviewer.Slot(state.REVIEW, state.PHOTO, state.PICKED_TILE, state.REVIEW_VERSION, "w")
 
 
-def start_review(new: rv.Review, photo: Any = None) -> None:
+def start_review(new: rv.Review | None, photo: Any = None) -> None:
     """A fresh hand to check: widgets drawn for the last one must not carry over."""
     reviewer.start(SLOT, new, photo)
     st.session_state[state.LOADED_HAND] = None
     st.session_state[state.SAVED_HAND] = None
+    st.session_state[state.REVIEW_TOKEN] = uuid.uuid4().hex
 
 
 # --- photo or typed hand in ---------------------------------------------------------------------
@@ -83,7 +98,12 @@ def typed_in() -> None:
         if st.form_submit_button("Use this hand", key="w_use_typed"):
             if not text.strip():
                 raise PungChowError("type the hand first, e.g. 7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]")
-            start_review(rv.from_notation(text, winning=winning.strip() or None, won_by=won_by))
+            try:
+                typed = rv.from_notation(text, winning=winning.strip() or None, won_by=won_by)
+            except PungChowError:
+                start_review(None)  # the last hand's score must not stand under this hand's error
+                raise
+            start_review(typed)
 
 
 # --- score --------------------------------------------------------------------------------------
@@ -121,18 +141,35 @@ def score(review: rv.Review, summary: Any) -> None:
     save_hand(review, hand, rules, result)
 
 
+def save_key(review: rv.Review, hand: Any, rules: str, total: object) -> str:
+    """The mark a save carries: the same hand, scored the same, saved twice (a double tap) is kept once; a corrected one anew."""
+    digest = hashlib.sha256(f"{hand}|{rules}|{total}".encode()).hexdigest()[:16]
+    if not st.session_state.get(state.REVIEW_TOKEN):
+        st.session_state[state.REVIEW_TOKEN] = uuid.uuid4().hex
+    return f"{st.session_state[state.REVIEW_TOKEN]}:{digest}"
+
+
 def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
-    with st.expander("Save this hand to the history"):
-        store = history()
+    store = history()
+    key = save_key(review, hand, rules, result.total)
+    with st.expander("Save this hand to the history", expanded=True):
+        kept = store.saved_under(key)
+        if kept is not None:
+            st.session_state[state.SAVED_HAND] = kept.id
+            game = store.game(kept.game_id)
+            st.success(f"Saved as hand {kept.id} of game {kept.game_id} ({markdown_text(game.title)}), {markdown_text(kept.player)}'s.")
+            return
         games = store.games()
         game_ids: list[int | None] = [None] + [g.id for g in games]
         titles = {g.id: f"{g.title} ({', '.join(g.players)})" for g in games}
-        current = st.session_state[state.GAME_ID] if st.session_state[state.GAME_ID] in game_ids else (games[0].id if games else None)
-        game_id = st.selectbox("Game", game_ids, index=game_ids.index(current), key="w_save_game",
+        joined = current_game(store)
+        # Keyed by the games there are: a game started meanwhile on another phone is offered, not a stale "a new game".
+        game_id = st.selectbox("Game", game_ids, index=game_ids.index(joined.id if joined else None), key=f"w_save_game_{len(games)}",
                                format_func=lambda i: "a new game" if i is None else titles[i])
         if game_id is None:
             title = st.text_input("Title of the new game", key="w_save_title")
-            names = st.text_input("The four players, East first, separated by commas", value="Player 1, Player 2, Player 3, Player 4", key="w_save_players")
+            names = st.text_input("The four players, East first, separated by commas", value="Player 1, Player 2, Player 3, Player 4",
+                                  key="w_save_players")
             player_choices = [n.strip() for n in names.split(",")]
         else:
             title = ""
@@ -140,17 +177,17 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
         seat_index = WINDS.index(review.seat_wind)
         player = st.selectbox("Whose hand", player_choices, index=min(seat_index, len(player_choices) - 1), key="w_save_player")
         if st.button("Save hand", key="w_save_hand"):
-            if game_id is None:
+            if store.saved_under(key) is None and game_id is None:
                 game_id = store.new_game(title, player_choices).id
             st.session_state[state.GAME_ID] = game_id
             photo = st.session_state[state.PHOTO]
             rs = get_rule_set(rules)
             hand_id = store.save_hand(
-                game_id, player=player, hand=hand.to_dict(), notation=str(hand),
+                game_id or 0, player=player, hand=hand.to_dict(), notation=str(hand),
                 rule_set=rules, rule_version=rs.version, options=dict(result.best.options), score=result.to_dict(),
                 corrections=rv.corrections_as_dicts(review), recognised=review.recognised,
                 photo_name=photo.name if photo else None, photo_sha256=photo.sha256 if photo else None,
-                thumbnail=thumbnail_jpeg(photo.image) if photo else None,
+                thumbnail=thumbnail_jpeg(photo.image) if photo else None, save_key=key,
             )
             st.session_state[state.SAVED_HAND] = hand_id
             st.success(f"Saved as hand {hand_id} of game {game_id}.")
@@ -159,6 +196,8 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
 # --- the page -----------------------------------------------------------------------------------
 
 page_title("Score a hand")
+with user_errors():
+    game_caption(current_game(history()))
 
 with user_errors():
     photo_tab, typed_tab = st.tabs(["Photo", "Type the hand"])
