@@ -37,6 +37,9 @@ CHART_WIDTH = 720
 SENT_LONG_SIDE = 1100
 #: The palette's rows: a suit to a row, then winds and dragons, then flowers and seasons.
 PALETTE_ROWS = [ALL_CODES[i : i + 9] for i in range(0, 27, 9)] + [ALL_CODES[27:34] + ("XX",), ALL_CODES[34:42]]
+#: How a winner went out, in the player's words (the values stay the notation's).
+WON_BY_WORDS = {"discard": "discard", "wall": "wall", "loose-tile": "loose tile", "last-tile": "last tile",
+                "robbed-kong": "robbing a kong", "original-hand": "original hand"}
 PICKED = "#c800c8"
 ASIDE = "#8c8c8c"
 
@@ -55,6 +58,8 @@ PAGE_CSS = """
 [class*="st-key-check-"] [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; }
 [class*="st-key-tilefix-"] img { max-height: 6rem; width: auto !important; }
 [class*="st-key-check-"] [data-testid="stColumn"] { min-width: 5.5rem !important; flex: 0 0 auto !important; width: auto !important; }
+[class*="st-key-wonby-"] [data-testid="stButtonGroup"] > div { flex-wrap: wrap !important; row-gap: 0.3rem; }
+[class*="st-key-wonby-"] [data-testid="stButtonGroup"] button { flex: 0 0 auto !important; }
 </style>
 """
 
@@ -377,7 +382,12 @@ def winning_tile(slot: Slot, review: rv.Review, *, disabled: bool = False) -> No
         st.caption("Mark the winning tile (here, or *Winning tile* beside a picked tile): some rules score the place it filled.")
 
 
-def circumstances(slot: Slot, review: rv.Review) -> None:
+def won_by_words(method: str) -> str:
+    return WON_BY_WORDS.get(method, method.replace("-", " "))
+
+
+def circumstances(slot: Slot, review: rv.Review) -> Any:
+    """How the hand was won; returns the place just under *Won by*, where the score goes after the last tap."""
     def changed(**names: str) -> Callable[[], None]:
         def apply() -> None:
             values = {field: st.session_state[slot.key(key)] for field, key in names.items()}
@@ -386,14 +396,16 @@ def circumstances(slot: Slot, review: rv.Review) -> None:
             edit(slot, lambda r: rv.set_circumstances(r, **values))
         return apply
 
-    cols = st.columns([1, 3])
-    cols[0].checkbox("Went out (the winner)", value=review.winner, key=slot.key("winner"), on_change=changed(winner="winner"))
+    st.checkbox("Went out (the winner)", value=review.winner, key=slot.key("winner"), on_change=changed(winner="winner"))
     methods = [m.value for m in WinMethod]
-    cols[1].segmented_control("Won by", methods, default=review.won_by.value if review.won_by else None, key=slot.key("won_by"),
-                              on_change=changed(won_by="won_by"), disabled=not review.winner,
-                              help="Off a discard, from the wall, ... : the page does not guess")
+    with st.container(key=f"wonby-{slot.prefix}"):
+        # The buttons wrap onto a second row on a phone rather than run off its edge.
+        st.segmented_control("Won by", methods, default=review.won_by.value if review.won_by else None, key=slot.key("won_by"),
+                             on_change=changed(won_by="won_by"), disabled=not review.winner, format_func=won_by_words,
+                             help="Off a discard, from the wall, ... : the page does not guess")
     if review.winner and review.won_by is None:
         st.info("How was it won? Tap *discard* or *wall* (or another way) above.")
+    answer = st.container(key=f"answer-{slot.prefix}")
     cols = st.columns(2)
     cols[0].selectbox("Seat wind", WINDS, index=WINDS.index(review.seat_wind), key=slot.key("seat"), format_func=WIND_NAMES.get,
                       help="East is the dealer: East pays and receives double", on_change=changed(seat_wind="seat"))
@@ -401,7 +413,8 @@ def circumstances(slot: Slot, review: rv.Review) -> None:
                       format_func=WIND_NAMES.get, on_change=changed(prevailing_wind="round"))
     winning_tile(slot, review, disabled=not review.winner)
     st.multiselect("Circumstances the tiles cannot show", sorted(FLAGS), default=sorted(review.flags), key=slot.key("flags"),
-                   format_func=lambda f: f"{f}: {FLAGS[f]}", on_change=changed(flags="flags"))
+                   format_func=lambda f: f"{f.replace('-', ' ')}: {FLAGS[f]}", on_change=changed(flags="flags"))
+    return answer
 
 
 def corrections(review: rv.Review) -> None:
@@ -410,8 +423,11 @@ def corrections(review: rv.Review) -> None:
             st.markdown("\n".join(f"{n}. {rv.correction_text(c.to_dict())}" for n, c in enumerate(review.corrections, 1)))
 
 
-def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = True) -> None:
-    """The whole review of one hand: the photo and faces, the fix panel, missed tiles, sets, how it was won."""
+def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = True) -> Any:
+    """The whole review of one hand: the photo and faces, the fix panel, missed tiles, sets, how it was won.
+
+    Returns the place under *Won by* (None without it), where the page puts the score: the last tap's answer where the finger is.
+    """
     st.markdown(PAGE_CSS, unsafe_allow_html=True)
     review: rv.Review = st.session_state[slot.review]
     photo: Photo | None = st.session_state.get(slot.photo)
@@ -431,9 +447,11 @@ def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = 
         add_missed(slot, review)
     with st.expander("Sets: exposed, concealed, concealed kong", expanded=bool(review.groups) and with_circumstances):
         edit_sets(slot, review)
+    answer = None
     if with_circumstances:
         st.subheader("How it was won")
-        circumstances(slot, review)
+        answer = circumstances(slot, review)
     elif winner:
         winning_tile(slot, review)
     corrections(review)
+    return answer

@@ -19,6 +19,8 @@ these names and nowhere else:
 ``loaded_hand``      id of the hand reloaded from the history onto *Score a hand* (None: a new hand)
 ``review_token``     a fresh mark for each hand put up for review: saving it twice keeps it once
 ``deal_token``       a fresh mark for each deal on *Settle the table*: saving it twice keeps it once
+``undo_said``        what the last *Undo the last deal* did, shown once beside it on *History*
+``scroll_to``        the key of the container the next run scrolls into view (the answer to a tap), once
 ``saved_hand``       id the hand on *Score a hand* was saved under, so a deal that uses it links to it, not a copy
 ``seat_review_N``    the review of seat N's photo on *Settle the table* (with ``seat_photo_N``, ``seat_picked_N``, ``seat_version_N``)
 
@@ -49,6 +51,8 @@ LOADED_HAND = "loaded_hand"
 SAVED_HAND = "saved_hand"
 REVIEW_TOKEN = "review_token"
 DEAL_TOKEN = "deal_token"
+UNDO_SAID = "undo_said"
+SCROLL_TO = "scroll_to"
 
 #: The choice that scores the hand under every rule set side by side.
 ALL_RULES = service.ALL

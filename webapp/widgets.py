@@ -4,11 +4,13 @@ and the score breakdown. Only drawing and widgets here; the logic they show live
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import streamlit as st
+import streamlit.components.v1 as components
 
 from recognizer.hand import Recognition
 from scoring.api import Option, ScoreResult, get_rule_set, rule_sets
@@ -80,6 +82,22 @@ def history() -> History:
     if not st.session_state.get(state.HISTORY_PATH):
         st.session_state[state.HISTORY_PATH] = str(default_db_path())
     return open_history(st.session_state[state.HISTORY_PATH])
+
+
+def bring_into_view(key: str) -> None:
+    """Scroll the page so the container ``key`` is on screen: the answer to a tap whose rerun moved it below the fold.
+
+    Asked for once (``state.SCROLL_TO``, set where the tap was handled), so a later rerun does not pull the page back.
+    """
+    if st.session_state.get(state.SCROLL_TO) != key:
+        return
+    nonce = st.session_state.pop(state.SCROLL_TO) and time.monotonic_ns()
+    components.html(f"""<script>/* {nonce} */
+      const find = () => window.parent.document.querySelector('.st-key-{key}');
+      let tries = 0;
+      const go = () => {{ const el = find(); if (el) el.scrollIntoView({{block: 'center'}}); else if (tries++ < 40) setTimeout(go, 50); }};
+      go();
+    </script>""", height=0)
 
 
 def current_game(store: History) -> Game | None:

@@ -94,7 +94,7 @@ def typed_in() -> None:
         cols = st.columns(2)
         winning = cols[0].text_input("Winning tile", placeholder="2D", key="w_typed_winning")
         won_by = cols[1].selectbox("Won by", [m.value for m in WinMethod], index=None, placeholder="ask me after",
-                                  key="w_typed_won_by")
+                                  key="w_typed_won_by", format_func=reviewer.won_by_words)
         if st.form_submit_button("Use this hand", key="w_use_typed"):
             if not text.strip():
                 raise PungChowError("type the hand first, e.g. 7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]")
@@ -109,13 +109,16 @@ def typed_in() -> None:
 # --- score --------------------------------------------------------------------------------------
 
 
-def score(review: rv.Review, summary: Any) -> None:
-    """The score in full here; its total and what still stops it go to ``summary``, at the top of the page."""
+def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
+    """The score in full here; its total and what still stops it go to ``summary``, at the top of the page, and to
+    ``answer``, just under *Won by*, where the last tap usually is."""
+    places = [summary] + ([answer] if answer is not None else [])
     hand, problems = rv.to_hand(review)
     if problems or hand is None:
         text = "Fix these before the hand can be scored:\n\n" + "\n".join(f"- {reviewer.player_words(p)}" for p in problems)
         st.warning(text)
-        summary.warning(text)
+        for place in places:
+            place.warning(text)
         return
     rules = rule_set_chooser()
     if rules is None:
@@ -124,7 +127,8 @@ def score(review: rv.Review, summary: Any) -> None:
     options = st.session_state[state.RULE_OPTIONS]
     results = service.score_under(hand, service.ALL if rules == state.ALL_RULES else rules, options)
     if rules == state.ALL_RULES:
-        summary.caption("Scored under every rule set: see below")
+        for place in places:
+            place.caption("Scored under every rule set: see below")
         sets = rule_sets()
         st.table(text_table([{"rule set": sets[name].title, "name": name, "version": sets[name].version,
                               "score": total_text(r) if isinstance(r, ScoreResult) else "—",
@@ -136,7 +140,8 @@ def score(review: rv.Review, summary: Any) -> None:
         return
     result = next(iter(results.values()))
     assert isinstance(result, ScoreResult)
-    summary.metric(f"Score under {get_rule_set(rules).title}", total_text(result))
+    for place in places:
+        place.metric(f"Score under {get_rule_set(rules).title}", total_text(result))
     show_breakdown(result)
     save_hand(review, hand, rules, result)
 
@@ -190,7 +195,7 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
                 thumbnail=thumbnail_jpeg(photo.image) if photo else None, save_key=key,
             )
             st.session_state[state.SAVED_HAND] = hand_id
-            st.success(f"Saved as hand {hand_id} of game {game_id}.")
+            st.rerun()  # drawn again as saved: no form left to file it a second time
 
 
 # --- the page -----------------------------------------------------------------------------------
@@ -217,14 +222,15 @@ def review_and_score() -> None:
     if current is None:
         return
     summary = st.container(key="summary")
+    answer = None
     with user_errors():
         st.header("Check the tiles")
         if st.session_state[state.LOADED_HAND] is not None:
             st.caption(f"Hand {st.session_state[state.LOADED_HAND]} from the history, with the corrections it was saved with.")
-        reviewer.review_tiles(SLOT)
+        answer = reviewer.review_tiles(SLOT)
     st.header("Score")
     with user_errors():
-        score(st.session_state[state.REVIEW], summary)
+        score(st.session_state[state.REVIEW], summary, answer)
 
 
 review_and_score()

@@ -47,8 +47,7 @@ def load_into_review(record: HandRecord) -> None:
 def undo_deal(game_id: int, deal: int) -> None:
     """Take back the last deal; a second tap (the deal is gone already) takes back nothing more."""
     undone = history().undo_last_deal(game_id, deal)
-    st.session_state[state.MESSAGE] = None
-    st.session_state["history_said"] = f"Deal {deal} taken back." if undone else f"Deal {deal} was taken back already."
+    st.session_state[state.UNDO_SAID] = f"Deal {deal} taken back." if undone else f"Deal {deal} was taken back already."
 
 
 def _line_value(line: dict) -> object:
@@ -88,8 +87,6 @@ def show_record(record: HandRecord) -> None:
 
 
 st.title("History")
-if st.session_state.get("history_said"):
-    st.success(st.session_state.pop("history_said"))
 with user_errors():
     store = history()
     st.caption(f"History file: {markdown_text(store.path)}")
@@ -113,6 +110,8 @@ with user_errors():
     if last >= 1:
         st.button(f"Undo the last deal (deal {last})", key=f"w_undo_deal_{last}", on_click=undo_deal, args=(game_id, last),
                   help="Takes back the deal's hands and its payments, e.g. a deal saved by mistake")
+    if st.session_state.get(state.UNDO_SAID):
+        st.success(st.session_state.pop(state.UNDO_SAID))  # beside the Undo just tapped
     hands = store.hands(game_id)
     settlements = store.settlements(game_id)
     cols = st.columns(2)

@@ -19,6 +19,7 @@ from webapp.review import Review, to_hand
 from webapp.scores import total_text
 from webapp.text import markdown_rows, markdown_text
 from webapp.widgets import (
+    bring_into_view,
     current_game,
     game_caption,
     history,
@@ -180,7 +181,8 @@ def seat_editor(index: int, table: tb.Table) -> None:
                 widget_value(f"w_seat_winning_{index}", seat.winning_tile)
                 winning = cols[0].text_input("Winning tile", key=f"w_seat_winning_{index}", placeholder="2D")
             widget_value(f"w_seat_won_by_{index}", seat.won_by or None)
-            won_by = cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?") or ""
+            won_by = cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?",
+                                       format_func=reviewer.won_by_words) or ""
         if (notation, winning, won_by) != (seat.notation, seat.winning_tile, seat.won_by):
             put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, won_by=won_by,
                              hand_id=seat.hand_id if notation == seat.notation else None))
@@ -236,9 +238,11 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
     key = deal_key(table, rules)
     kept = store.saved_under(key)
     if kept is not None:
-        st.success(f"Saved deal {kept.deal} of game {kept.game_id}.")
-        st.button("Next deal", key="w_next_deal", on_click=next_deal, type="primary",
-                  help="Clear the hands; East passes on unless East went out")
+        with st.container(key="deal-saved"):
+            st.success(f"Saved deal {kept.deal} of game {kept.game_id}.")
+            st.button("Next deal", key="w_next_deal", on_click=next_deal, type="primary",
+                      help="Clear the hands; East passes on unless East went out")
+        bring_into_view("deal-saved")
         show_score_sheet(store, store.game(kept.game_id))
         return
     with st.expander("Save this deal to the history", expanded=True):
@@ -259,13 +263,11 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
                                 photo_sha256=table.seats[i].photo_sha256, thumbnail=table.seats[i].thumbnail)
                      for i, (player, result) in enumerate(results.items()) if i not in linked]
             # A hand saved from *Score a hand* already is linked, not kept twice: the deal takes its number.
-            deal = store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
+            store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
                                    east=table.players[table.east], deal=next(iter(linked.values())).deal if linked else None,
                                    save_key=key)
-            st.success(f"Saved deal {deal} of game {game_id}.")
-            st.button("Next deal", key="w_next_deal", on_click=next_deal, type="primary",
-                      help="Clear the hands; East passes on unless East went out")
-            show_score_sheet(store, store.game(game_id))
+            st.session_state[state.SCROLL_TO] = "deal-saved"
+            st.rerun()  # drawn again as saved: no button left to save it a second time
 
 
 page_title("Settle the table")
