@@ -20,6 +20,7 @@ from webapp.recognition import known_tilesets, tileset_offer
 from webapp.scores import total_text
 from webapp.text import markdown_text
 from webapp.widgets import (
+    bring_into_view,
     current_game,
     game_caption,
     history,
@@ -162,7 +163,9 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
         if kept is not None:
             st.session_state[state.SAVED_HAND] = kept.id
             game = store.game(kept.game_id)
-            st.success(f"Saved as hand {kept.id} of game {kept.game_id} ({markdown_text(game.title)}), {markdown_text(kept.player)}'s.")
+            with st.container(key="hand-saved"):
+                st.success(f"Saved as hand {kept.id} of game {kept.game_id} ({markdown_text(game.title)}), {markdown_text(kept.player)}'s.")
+            bring_into_view("hand-saved")
             return
         games = store.games()
         game_ids: list[int | None] = [None] + [g.id for g in games]
@@ -195,6 +198,7 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
                 thumbnail=thumbnail_jpeg(photo.image) if photo else None, save_key=key,
             )
             st.session_state[state.SAVED_HAND] = hand_id
+            st.session_state[state.SCROLL_TO] = "hand-saved"
             st.rerun()  # drawn again as saved: no form left to file it a second time
 
 
