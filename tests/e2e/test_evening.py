@@ -121,6 +121,7 @@ def photo_hand_saved_twice(a: Phone) -> int:
     assert metric.text.split()[0] == SAMPLE_SCORE
     taps_to_score = a.taps
     a.step("scored")
+    a.tap(a.find("[data-testid='stExpander'] summary", "Save this hand to the history"))
     a.type_into("[class*='st-key-w_save_title'] input", "Friday at the Lees'")
     a.type_into("[class*='st-key-w_save_players'] input", ", ".join(PLAYERS))
     a.double_tap(a.find("[class*='st-key-w_save_hand'] button"))
@@ -147,6 +148,7 @@ def settle_typed_deal(p: Phone, hands: list[str], winner: int, *, first_from_sco
 
 
 def save_deal_twice(p: Phone, deal: int) -> None:
+    p.tap(p.find("[data-testid='stExpander'] summary", "Save this deal to the history"))
     p.double_tap(p.find("[class*='st-key-w_save_deal'] button"))
     p.answer_on_screen("[data-testid='stAlert']", f"Saved deal {deal} of game 1")
 

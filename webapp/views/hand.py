@@ -158,15 +158,15 @@ def save_key(review: rv.Review, hand: Any, rules: str, total: object) -> str:
 def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
     store = history()
     key = save_key(review, hand, rules, result.total)
-    with st.expander("Save this hand to the history", expanded=True):
-        kept = store.saved_under(key)
-        if kept is not None:
-            st.session_state[state.SAVED_HAND] = kept.id
-            game = store.game(kept.game_id)
-            with st.container(key="hand-saved"):
-                st.success(f"Saved as hand {kept.id} of game {kept.game_id} ({markdown_text(game.title)}), {markdown_text(kept.player)}'s.")
-            bring_into_view("hand-saved")
-            return
+    kept = store.saved_under(key)
+    if kept is not None:
+        st.session_state[state.SAVED_HAND] = kept.id
+        game = store.game(kept.game_id)
+        with st.container(key="hand-saved"):
+            st.success(f"Saved as hand {kept.id} of game {kept.game_id} ({markdown_text(game.title)}), {markdown_text(kept.player)}'s.")
+        bring_into_view("hand-saved")
+        return
+    with st.expander("Save this hand to the history"):
         games = store.games()
         game_ids: list[int | None] = [None] + [g.id for g in games]
         titles = {g.id: f"{g.title} ({', '.join(g.players)})" for g in games}

@@ -245,7 +245,7 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
         bring_into_view("deal-saved")
         show_score_sheet(store, store.game(kept.game_id))
         return
-    with st.expander("Save this deal to the history", expanded=True):
+    with st.expander("Save this deal to the history"):
         games = [g for g in store.games() if sorted(g.players) == sorted(table.players)]
         game_ids = [None] + [g.id for g in games]
         joined = current_game(store)
