@@ -26,7 +26,7 @@ from scoring.tiles import ALL_CODES, WINDS
 from webapp import review as rv
 from webapp.drawing import box_colour, tile_crop, tile_face, tile_face_png, tile_row
 from webapp.photos import Photo
-from webapp.widgets import player_words
+from webapp.widgets import bring_into_view, player_words
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 #: Faces per row of the hand: a full hand in two rows stays legible on a phone.
@@ -53,6 +53,14 @@ PAGE_CSS = """
 [class*="st-key-palette-"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; flex: 1 1 0 !important; }
 [class*="st-key-palette-"] button { padding: 0.1rem 0.1rem !important; min-height: 2.2rem; width: 100%; }
 [class*="st-key-palette-"] [data-testid="stImage"] img { max-width: 100%; height: auto; }
+[class*="st-key-palette-"] [data-testid="stColumn"] > [data-testid="stVerticalBlock"] { position: relative; gap: 0 !important; }
+[class*="st-key-palette-"] [data-testid="stColumn"] [data-testid="stElementContainer"]:has(.stButton) {
+  position: absolute; inset: 0; width: 100% !important; }
+[class*="st-key-palette-"] [data-testid="stColumn"] .stButton, [class*="st-key-palette-"] [data-testid="stColumn"] .stButton > div {
+  height: 100%; }
+[class*="st-key-palette-"] [data-testid="stColumn"] .stButton button {
+  height: 100%; background: transparent; align-items: flex-end; padding-bottom: 0 !important; }
+[class*="st-key-palette-"] [data-testid="stColumn"] [data-testid="stImage"] { padding-bottom: 1.3rem; }
 [class*="st-key-tilefix-"] [data-testid="stHorizontalBlock"] { flex-wrap: nowrap !important; gap: 0.5rem !important; }
 [class*="st-key-tilefix-"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; }
 [class*="st-key-check-"] [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; }
@@ -403,9 +411,11 @@ def circumstances(slot: Slot, review: rv.Review) -> Any:
         st.segmented_control("Won by", methods, default=review.won_by.value if review.won_by else None, key=slot.key("won_by"),
                              on_change=changed(won_by="won_by"), disabled=not review.winner, format_func=won_by_words,
                              help="Off a discard, from the wall, ... : the page does not guess")
+    bring_into_view(f"wonby-{slot.prefix}")  # asked for when a hand was just put up: this is the next tap
     if review.winner and review.won_by is None:
         st.info("How was it won? Tap *discard* or *wall* (or another way) above.")
     answer = st.container(key=f"answer-{slot.prefix}")
+    bring_into_view(f"answer-{slot.prefix}")  # asked for when a hand was put up already won: its score is the answer
     cols = st.columns(2)
     cols[0].selectbox("Seat wind", WINDS, index=WINDS.index(review.seat_wind), key=slot.key("seat"), format_func=WIND_NAMES.get,
                       help="East is the dealer: East pays and receives double", on_change=changed(seat_wind="seat"))

@@ -21,6 +21,7 @@ these names and nowhere else:
 ``deal_token``       a fresh mark for each deal on *Settle the table*: saving it twice keeps it once
 ``undo_said``        what the last *Undo the last deal* did, shown once beside it on *History*
 ``scroll_to``        the key of the container the next run scrolls into view (the answer to a tap), once
+``keys``             the :class:`webapp.keyboard.Keys` tapped so far on the tile keyboard
 ``saved_hand``       id the hand on *Score a hand* was saved under, so a deal that uses it links to it, not a copy
 ``seat_review_N``    the review of seat N's photo on *Settle the table* (with ``seat_photo_N``, ``seat_picked_N``, ``seat_version_N``)
 
@@ -33,6 +34,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from scoring import service
+from webapp.keyboard import Keys
 
 REVIEW = "review"
 PHOTO = "photo"
@@ -53,6 +55,7 @@ REVIEW_TOKEN = "review_token"
 DEAL_TOKEN = "deal_token"
 UNDO_SAID = "undo_said"
 SCROLL_TO = "scroll_to"
+KEYS = "keys"
 
 #: The choice that scores the hand under every rule set side by side.
 ALL_RULES = service.ALL
@@ -75,6 +78,7 @@ DEFAULTS: dict[str, Any] = {
     SAVED_HAND: None,
     REVIEW_TOKEN: "",
     DEAL_TOKEN: "",
+    KEYS: Keys(),
 }
 
 

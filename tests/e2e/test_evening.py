@@ -13,6 +13,15 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed: pip install -e '.[test]'")
+
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import WebDriverWait
+
 from tests.e2e.test_browser import (  # the same server, browser and player as the main story
     ARTIFACTS,
     SAMPLE,
@@ -22,13 +31,6 @@ from tests.e2e.test_browser import (  # the same server, browser and player as t
     browser,
     server,
 )
-
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
-from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 __all__ = ["browser", "server"]  # fixtures, used by name
 
@@ -40,10 +42,11 @@ LOSER = "1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]"
 class Phone(Player):
     """A player at the table, in a tab of its own (its own session), with what must be on screen checked."""
 
-    def __init__(self, driver: object, size: str, tab: str, name: str) -> None:
+    def __init__(self, driver: object, size: str, tab: str, name: str, story: str = "evening") -> None:
         super().__init__(driver, size)
         self.tab = tab
         self.name = name
+        self.story = story
 
     def use(self) -> Phone:
         self.driver.switch_to.window(self.tab)  # type: ignore[attr-defined]
@@ -52,7 +55,7 @@ class Phone(Player):
     def step(self, name: str) -> None:
         self.steps.append((name, self.taps, round(time.monotonic() - self.started, 1)))
         self.driver.save_screenshot(  # type: ignore[attr-defined]
-            str(ARTIFACTS / f"e2e-evening-{self.size}-{self.name}-{len(self.steps):02d}-{name}.png"))
+            str(ARTIFACTS / f"e2e-{self.story}-{self.size}-{self.name}-{len(self.steps):02d}-{name}.png"))
 
     def on_screen(self, element: WebElement) -> bool:
         """Wholly inside the window, as the page is scrolled now (no scrolling done for it)."""
@@ -98,14 +101,14 @@ class Phone(Player):
         self.idle()
 
 
-def open_phone(driver: object, url: str, size: str, name: str, first: bool) -> Phone:
+def open_phone(driver: object, url: str, size: str, name: str, first: bool, story: str = "evening") -> Phone:
     if not first:
         driver.switch_to.new_window("tab")  # type: ignore[attr-defined]
     width, height = SIZES[size]
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",  # type: ignore[attr-defined]
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
     driver.get(url)  # type: ignore[attr-defined]
-    phone = Phone(driver, size, driver.current_window_handle, name)  # type: ignore[attr-defined]
+    phone = Phone(driver, size, driver.current_window_handle, name, story)  # type: ignore[attr-defined]
     phone.wait.until(ec.presence_of_element_located((By.XPATH, "//h1[contains(., 'Score a hand')]")))
     phone.idle()
     return phone

@@ -13,6 +13,7 @@ from scoring.api import ScoreResult, WinMethod, get_rule_set, rule_sets
 from scoring.errors import PungChowError
 from scoring.rulesets import Refusal
 from scoring.tiles import WINDS
+from webapp import keyboard as kb
 from webapp import review as rv
 from webapp import reviewer, state
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
@@ -105,6 +106,50 @@ def typed_in() -> None:
                 start_review(None)  # the last hand's score must not stand under this hand's error
                 raise
             start_review(typed)
+
+
+def key_tap(action: Any, *args: Any) -> None:
+    """One key of the tile keyboard; a tap that cannot be (a sixth tile of a kind, no set) is said above the keys."""
+    try:
+        st.session_state[state.KEYS] = action(st.session_state[state.KEYS], *args)
+        st.session_state.pop("w_keys_said", None)
+    except PungChowError as exc:
+        st.session_state["w_keys_said"] = str(exc)
+
+
+def use_keys(won_by: str | None) -> None:
+    """Put the tapped hand up for review, its last tile the winning tile, won as the button said (None: asked there)."""
+    keys: kb.Keys = st.session_state[state.KEYS]
+    try:
+        typed = rv.from_notation(keys.notation(), winning=keys.winning, won_by=won_by)
+    except PungChowError as exc:
+        st.session_state["w_keys_said"] = reviewer.player_words(str(exc))
+        return
+    start_review(typed)
+    st.session_state[state.KEYS] = kb.Keys()
+    st.session_state.pop("w_keys_said", None)
+    st.session_state[state.SCROLL_TO] = "wonby-w" if won_by is None else "answer-w"
+
+
+def keyboard_in() -> None:
+    """Tap the tiles: one tap a tile, the last one the winning tile; then *Use these tiles*."""
+    keys: kb.Keys = st.session_state[state.KEYS]
+    st.markdown(reviewer.PAGE_CSS, unsafe_allow_html=True)
+    with st.container(key="keyboard"):
+        st.markdown(f"**Tap the tiles** ({keys.count}): `{keys.notation() or '…'}`"
+                    + (f" — winning tile {keys.winning}" if keys.winning else ""))
+        cols = st.columns(2)
+        cols[0].button("Take back", key="w_keys_undo", on_click=key_tap, args=(kb.Keys.undo,), disabled=keys.before is None)
+        cols[1].button("Exposed set", key="w_keys_expose", on_click=key_tap, args=(kb.Keys.expose,),
+                       help="The last three or four tiles tapped were laid out on the table")
+        # One tap puts the hand up and says how it was won: the two usual ways, or ask me (any other way, or not won).
+        cols = st.columns(3)
+        for col, (label, won_by) in zip(cols, (("Won off a discard", "discard"), ("Won from the wall", "wall"), ("Ask me how", None))):
+            col.button(label, key=f"w_keys_use_{won_by or 'ask'}", on_click=use_keys, args=(won_by,), type="primary" if won_by else "secondary",
+                       disabled=keys.count == 0)
+        if st.session_state.get("w_keys_said"):
+            st.error(st.session_state["w_keys_said"])
+        reviewer.palette(SLOT, "keys", lambda code: (key_tap, kb.Keys.tap, code))
 
 
 # --- score --------------------------------------------------------------------------------------
@@ -209,13 +254,16 @@ with user_errors():
     game_caption(current_game(history()))
 
 with user_errors():
-    photo_tab, typed_tab = st.tabs(["Photo", "Type the hand"])
+    photo_tab, typed_tab, keys_tab = st.tabs(["Photo", "Type the hand", "Tap the tiles"])
     with photo_tab:
         with user_errors():
             photo_in()
     with typed_tab:
         with user_errors():
             typed_in()
+    with keys_tab:
+        with user_errors():
+            keyboard_in()
 
 
 

@@ -11,7 +11,7 @@ from webapp import state
 from webapp.history import HandRecord, HistoryError
 from webapp.review import Correction, correction_text, from_hand
 from webapp.table import net_rows, payment_lines, payment_rows
-from webapp.text import markdown_rows, markdown_text
+from webapp.text import markdown_rows, markdown_text, options_text
 from webapp.widgets import current_game, history, show_score_sheet, text_table, user_errors
 
 
@@ -69,7 +69,7 @@ def show_record(record: HandRecord) -> None:
             st.warning(f"This record is damaged: {', '.join(record.damaged)} could not be read from the history file.")
         st.markdown(f"**{markdown_text(record.player)}**, deal {record.deal}: {markdown_text(record.notation)}")
         st.markdown(f"Rule set **{markdown_text(record.rule_set)}** version {markdown_text(record.rule_version)}, "
-                    f"options {markdown_text(record.options)}")
+                    f"options: {markdown_text(options_text(record.options))}")
         if record.score:
             st.markdown(f"Arrangement {markdown_text(record.score.get('arrangement'))}: **{markdown_text(record.score.get('total'))}**")
             lines = [line for line in record.score.get("lines") or [] if isinstance(line, dict)]
