@@ -118,3 +118,22 @@ def test_a_new_hand_does_not_carry_the_last_hands_message_or_score(db: Path) -> 
     type_hand(at, "7C8C9Q", winning="")
     assert any("9Q" in e for e in errors(at))
     assert len(at.metric) == 0, "a bad typed hand's error does not stand over the last hand's score"
+
+
+@needs_harr
+def test_a_mistapped_face_is_undone_and_leaves_no_trace_in_the_corrections(db: Path) -> None:
+    at = phone()
+    type_hand(at, "7C8C9C6C7C8CSWSW [2D2D2D] [RDRDRD]")
+    assert score_shown(at) == "52"
+    review = at.session_state["review"]
+    red = next(t for t in review.tiles if t.code == "RD")
+    version = at.session_state["review_version"]
+    at.selectbox(key=f"w_pick_{version}").set_value(red.id).run()
+    at.button(key=f"w_face_{version}_3D").click().run()  # the finger slipped: red dragon made a 3 of dots
+    assert [c.action for c in at.session_state["review"].corrections] == ["replace"]
+    at.button(key=f"w_undo_{version}_fix").click().run()
+    assert errors(at) == []
+    assert at.session_state["review"].tile(red.id).code == "RD"
+    assert at.session_state["review"].corrections == (), "the taken-back correction is not recorded"
+    assert any("took back" in s.value for s in at.success)
+    assert score_shown(at) == "52"

@@ -97,6 +97,7 @@ def start(slot: Slot, new: rv.Review | None, photo: Photo | None = None) -> None
     st.session_state[slot.photo] = photo
     st.session_state[slot.version] = st.session_state.get(slot.version, 0) + 1
     st.session_state.pop(f"{slot.prefix}_said", None)  # what the last tap did was said of the last hand
+    st.session_state[undo_key(slot)] = []  # and its corrections cannot be taken back into this one
     first = rv.tiles_to_check(new)[:1] if new is not None else []
     st.session_state[slot.picked] = first[0].id if first else None
     if first:
@@ -106,12 +107,39 @@ def start(slot: Slot, new: rv.Review | None, photo: Photo | None = None) -> None
 # --- edits ----------------------------------------------------------------------------------------
 
 
+#: Corrections that can be taken back, the last first.
+UNDO_DEPTH = 50
+
+
+def undo_key(slot: Slot) -> str:
+    """The reviews before each correction of this hand (``<prefix>_undo`` in the session), the last at the end."""
+    return f"{slot.prefix}_undo"
+
+
 def edit(slot: Slot, change: Callable[..., rv.Review], *args: Any) -> None:
-    """Apply one correction; a player's mistake becomes a message shown beside the tiles."""
+    """Apply one correction, keeping the review before it so it can be taken back; a player's mistake becomes a message."""
+    before: rv.Review = st.session_state[slot.review]
     try:
-        st.session_state[slot.review] = change(st.session_state[slot.review], *args)
+        after = change(before, *args)
     except PungChowError as exc:
         st.session_state[f"{slot.prefix}_said"] = ("error", player_words(str(exc)))
+        return
+    if after is not before:
+        stack = st.session_state.setdefault(undo_key(slot), [])
+        stack.append(before)
+        del stack[:-UNDO_DEPTH]
+    st.session_state[slot.review] = after
+
+
+def undo(slot: Slot) -> None:
+    """Take back the last correction: the review is as it was before it, its log without it."""
+    stack: list[rv.Review] = st.session_state.get(undo_key(slot)) or []
+    if not stack:
+        return
+    undone: rv.Review = st.session_state[slot.review]
+    st.session_state[slot.review] = stack.pop()
+    last = undone.corrections[-1].to_dict() if undone.corrections else None
+    st.session_state[f"{slot.prefix}_said"] = ("success", "took back: " + (rv.correction_text(last) if last else "the last change"))
 
 
 def pick(slot: Slot, tile_id: int | None) -> None:
@@ -272,12 +300,14 @@ def check_first(slot: Slot, review: rv.Review) -> None:
         st.caption(f"and {len(unsure) - 8} more in the picker")
 
 
-def said(slot: Slot) -> None:
-    """What the last tap did, shown where the player is looking."""
+def said(slot: Slot, where: str) -> None:
+    """What the last tap did, shown where the player is looking, with *Undo* beside it while there is a correction to take back."""
     message = st.session_state.get(f"{slot.prefix}_said")
     if message:
         kind, text = message
         (st.error if kind == "error" else st.success)(text)
+    if st.session_state.get(undo_key(slot)):
+        st.button("Undo the last correction", key=slot.key("undo", where), on_click=undo, args=(slot,), icon=":material/undo:")
 
 
 def palette(slot: Slot, name: str, action: Callable[[str], tuple[Any, ...]]) -> None:
@@ -305,7 +335,7 @@ def fix_panel(slot: Slot, review: rv.Review, photo: Photo | None) -> None:
                           placeholder="tap a tile on the photo, or pick it here")
     st.session_state[slot.picked] = picked
     if picked is None:
-        said(slot)
+        said(slot, "fix")
         return
     tile = review.tile(picked)
     with st.container(key=f"tilefix-{slot.prefix}"):
@@ -321,7 +351,7 @@ def fix_panel(slot: Slot, review: rv.Review, photo: Photo | None) -> None:
                                         format_func=review.group_label)
         move_cols[1].button("Move", key=slot.key("move"), on_click=edit, args=(slot, rv.move_tile, picked, target))
     st.markdown(f"**Tap the right face for #{tile.id}**")
-    said(slot)
+    said(slot, "fix")
     palette(slot, "face", lambda code: (fix_and_advance, slot, rv.replace_tile, picked, code))
 
 
@@ -351,7 +381,7 @@ def tile_actions(slot: Slot, review: rv.Review, tile: rv.ReviewTile) -> None:
 def add_missed(slot: Slot, review: rv.Review) -> None:
     targets: list[int | None] = [None] + [g.id for g in review.groups]
     st.selectbox("Goes into", targets, key=slot.key("add_to"), format_func=review.group_label)
-    said(slot)
+    said(slot, "add")
     palette(slot, "add", lambda code: (add_and_say, slot, code))
 
 

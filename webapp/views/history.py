@@ -39,6 +39,7 @@ def load_into_review(record: HandRecord) -> None:
     st.session_state[state.SAVED_HAND] = None
     st.session_state[state.REVIEW_TOKEN] = ""  # saved again, it is a new record: the next save draws a fresh mark
     st.session_state.pop("w_said", None)  # what the last tap did was said of another hand
+    st.session_state.pop("w_undo", None)  # nor can the last hand's corrections be taken back into this one
     if record.rule_set:
         st.session_state[state.RULES] = record.rule_set
         st.session_state[state.RULE_OPTIONS][record.rule_set] = dict(record.options)
