@@ -124,6 +124,14 @@ def photo_hand_saved_twice(a: Phone) -> int:
     assert metric.text.split()[0] == SAMPLE_SCORE
     taps_to_score = a.taps
     a.step("scored")
+    # A mistap: the picked tile given a wrong face (the score changes), then taken back where the finger is.
+    a.tap(a.find("[class*='st-key-palette-w-face'] [class*='st-key-w_face_'][class*='_3D'] button"))
+    a.wait.until(lambda d: SAMPLE_SCORE not in a.find("[class*='st-key-summary']").text)
+    a.step("mistapped")
+    a.tap(a.find("[class*='st-key-w_undo_'][class*='_fix'] button"))
+    a.answer_on_screen("[data-testid='stAlert']", "took back")
+    a.wait.until(lambda d: a.metric() == SAMPLE_SCORE)
+    a.step("mistap-undone")
     a.tap(a.find("[data-testid='stExpander'] summary", "Save this hand to the history"))
     a.type_into("[class*='st-key-w_save_title'] input", "Friday at the Lees'")
     a.type_into("[class*='st-key-w_save_players'] input", ", ".join(PLAYERS))
