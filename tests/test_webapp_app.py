@@ -269,6 +269,7 @@ def test_four_hands_to_the_settlement(app: AppTest) -> None:
     assert errors(app) == []
     for i, name in enumerate(["Ann", "Bo", "Cy", "Di"]):
         app.text_input(key=f"w_player_{i}").set_value(name)
+    app.selectbox(key="w_winner").set_value(0)
     app.run()
     app.text_input(key="w_seat_hand_0").set_value(HAND)
     app.text_input(key="w_seat_winning_0").set_value("2D")
@@ -311,6 +312,7 @@ def test_a_seat_hand_read_from_its_photo(app: AppTest, fake_reader: object) -> N
 
 def test_a_seat_photo_starts_its_winning_tile_afresh(app: AppTest, fake_reader: object) -> None:
     app.switch_page("views/table.py").run()
+    app.selectbox(key="w_winner").set_value(0).run()
     app.text_input(key="w_seat_hand_0").set_value(HAND)
     app.text_input(key="w_seat_winning_0").set_value("2D").run()
     app.file_uploader(key="w_seat_photo_0").set_value(("east.jpg", photo_bytes(), "image/jpeg")).run()

@@ -137,3 +137,15 @@ def test_a_mistapped_face_is_undone_and_leaves_no_trace_in_the_corrections(db: P
     assert at.session_state["review"].corrections == (), "the taken-back correction is not recorded"
     assert any("took back" in s.value for s in at.success)
     assert score_shown(at) == "52"
+
+
+@needs_harr
+def test_who_went_out_is_asked_not_assumed(db: Path) -> None:
+    at = phone()
+    at.switch_page("views/table.py").run()
+    assert at.selectbox(key="w_winner").value is None, "nobody is taken for the winner before the players say"
+    for i in range(4):
+        at.text_input(key=f"w_seat_hand_{i}").set_value(LOSER)
+    at.button(key="w_settle").click().run()
+    assert any("Say who went out" in e for e in errors(at))
+    assert at.session_state["settlement"] is None

@@ -82,6 +82,7 @@ def next_deal() -> None:
         st.session_state[f"w_seat_won_by_{i}"] = None
     st.session_state["w_east"] = east
     st.session_state["w_table_round"] = wind
+    st.session_state["w_winner"] = None  # asked afresh each deal
     st.session_state[state.SETTLE_ASKED] = False
     st.session_state[state.SETTLEMENT] = None
     st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
@@ -106,6 +107,8 @@ def from_hand_page(index: int) -> None:
     winning = hand.winning_tile.code if hand.winning_tile else ""
     won_by = hand.won_by.value if hand.won_by else ""
     drop_seat_review(index)
+    if hand.winner and st.session_state.get("w_winner") is None:
+        st.session_state["w_winner"] = index  # the hand was checked as the winner's on Score a hand
     table = tb.with_seat(current_table(), index, notation=str(hand), winning_tile=winning, won_by=won_by,
                          hand_id=st.session_state.get(state.SAVED_HAND))
     st.session_state[f"w_seat_hand_{index}"] = str(hand)
@@ -135,6 +138,8 @@ def read_seat_photo(index: int) -> None:
         return
     reviewer.start(reviewer.seat_slot(index), review, photo)
     notation, winning = seat_hand(review)
+    if winning and st.session_state.get("w_winner") is None:
+        st.session_state["w_winner"] = index  # the reader found a winning tile set apart in this player's photo
     st.session_state[f"w_seat_hand_{index}"] = notation
     st.session_state[f"w_seat_winning_{index}"] = winning
     put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, photo_sha256=photo.sha256,
@@ -286,18 +291,21 @@ with user_errors():
             table = tb.with_seat(table, i, player=name)
     cols = st.columns(3)
     east = cols[0].selectbox("Who is East (the dealer)", range(4), index=table.east, key="w_east", format_func=lambda i: names[i] or f"Player {i + 1}")
-    winner = cols[1].selectbox("Who went out", [NOBODY, 0, 1, 2, 3], index=(table.winner if table.winner is not None else NOBODY) + 1,
-                               key="w_winner", format_func=lambda i: "nobody (a drawn deal)" if i == NOBODY else names[i] or f"Player {i + 1}")
+    # Asked, never assumed: a wrong winner would settle the deal the wrong way round without a word.
+    winner = cols[1].selectbox("Who went out", [NOBODY, 0, 1, 2, 3], index=None, placeholder="who went out?", key="w_winner",
+                               format_func=lambda i: "nobody (a drawn deal)" if i == NOBODY else names[i] or f"Player {i + 1}")
     prevailing = cols[2].selectbox("Prevailing wind", WINDS, index=WINDS.index(table.prevailing_wind), key="w_table_round",
                                    format_func=WIND_NAMES.get)
-    table = tb.Table(table.seats, east=east, winner=None if winner == NOBODY else winner, prevailing_wind=prevailing)
+    table = tb.Table(table.seats, east=east, winner=None if winner in (NOBODY, None) else winner, prevailing_wind=prevailing)
     put(table)
     for i in range(4):
         seat_editor(i, current_table())
     rules = rule_set_chooser(allow_all=False, key="w_table_rules")
     if rules is not None and st.button("Settle", key="w_settle", type="primary"):
         st.session_state[state.SETTLE_ASKED] = True
-    if rules is not None and st.session_state.get(state.SETTLE_ASKED):
+    if st.session_state.get(state.SETTLE_ASKED) and winner is None:
+        st.error("Say who went out above (or nobody, for a drawn deal), then settle.")
+    elif rules is not None and st.session_state.get(state.SETTLE_ASKED):
         try:
             show_settlement(current_table(), rules)
         except PungChowError as exc:
