@@ -145,8 +145,8 @@ def keyboard_in() -> None:
         # One tap puts the hand up and says how it was won: the two usual ways, or ask me (any other way, or not won).
         cols = st.columns(3)
         for col, (label, won_by) in zip(cols, (("Won off a discard", "discard"), ("Won from the wall", "wall"), ("Ask me how", None))):
-            col.button(label, key=f"w_keys_use_{won_by or 'ask'}", on_click=use_keys, args=(won_by,), type="primary" if won_by else "secondary",
-                       disabled=keys.count == 0)
+            col.button(label, key=f"w_keys_use_{won_by or 'ask'}", on_click=use_keys, args=(won_by,),
+                       type="primary" if won_by else "secondary", disabled=keys.count == 0)
         if st.session_state.get("w_keys_said"):
             st.error(st.session_state["w_keys_said"])
         reviewer.palette(SLOT, "keys", lambda code: (key_tap, kb.Keys.tap, code))
@@ -169,7 +169,10 @@ def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
     rules = rule_set_chooser()
     if rules is None:
         return
-    st.markdown(f"**Hand:** `{hand}`" + (f" — winning tile {hand.winning_tile}, won by {hand.won_by.value}" if hand.winning_tile and hand.won_by else ""))
+    won = ""
+    if hand.winning_tile and hand.won_by:
+        won = f" — winning tile {hand.winning_tile}, won by {reviewer.won_by_words(hand.won_by.value)}"
+    st.markdown(f"**Hand:** `{hand}`{won}")
     options = st.session_state[state.RULE_OPTIONS]
     results = service.score_under(hand, service.ALL if rules == state.ALL_RULES else rules, options)
     if rules == state.ALL_RULES:
