@@ -149,3 +149,14 @@ def test_who_went_out_is_asked_not_assumed(db: Path) -> None:
     at.button(key="w_settle").click().run()
     assert any("Say who went out" in e for e in errors(at))
     assert at.session_state["settlement"] is None
+
+
+@needs_harr
+def test_a_season_is_shown_apart_from_the_concealed_tiles(db: Path) -> None:
+    at = phone()
+    type_hand(at, "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C] 1S")
+    assert errors(at) == []
+    captions = [c.value for c in at.caption]
+    concealed = next(c for c in captions if c.startswith("Concealed tiles in hand"))
+    assert concealed.startswith("Concealed tiles in hand (8)"), concealed
+    assert any(c.startswith("Flowers and seasons (1)") for c in captions), captions

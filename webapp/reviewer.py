@@ -22,7 +22,7 @@ from PIL import Image
 from scoring.api import WinMethod
 from scoring.errors import PungChowError
 from scoring.hand import FLAGS
-from scoring.tiles import ALL_CODES, WINDS
+from scoring.tiles import ALL_CODES, BONUS_CODES, WINDS
 from webapp import review as rv
 from webapp.drawing import box_colour, tile_crop, tile_face, tile_face_png, tile_row
 from webapp.photos import Photo
@@ -268,14 +268,19 @@ def show_photo(slot: Slot, review: rv.Review, photo: Photo) -> None:
 
 
 def show_faces(slot: Slot, review: rv.Review) -> None:
-    """The hand laid out as faces in photo order: the tiles in hand, then each declared set."""
-    for gid in [None] + [g.id for g in review.groups]:
-        members = sorted(review.tiles_in(gid), key=lambda t: t.id)
-        if members or gid is None:
-            st.caption((review.group_label(gid) if gid is not None else f"Concealed tiles in hand ({len(members)})")
-                       + (": " + " ".join(f"#{t.id}" for t in members) if members else ""))
-            for start_at in range(0, max(1, len(members)), TILES_PER_ROW):
-                st.image(tile_row(t.code for t in members[start_at : start_at + TILES_PER_ROW]))
+    """The hand laid out as faces in photo order: the tiles in hand, each declared set, then the flowers and seasons."""
+    loose = sorted(review.tiles_in(None), key=lambda t: t.id)
+    bonus = [t for t in loose if t.code in BONUS_CODES]  # scored apart: never one of the concealed tiles
+    rows: list[tuple[str, list[rv.ReviewTile]]] = [(f"Concealed tiles in hand ({len(loose) - len(bonus)})",
+                                                    [t for t in loose if t.code not in BONUS_CODES])]
+    rows += [(review.group_label(g.id), sorted(review.tiles_in(g.id), key=lambda t: t.id)) for g in review.groups]
+    rows += [(f"Flowers and seasons ({len(bonus)})", bonus)] if bonus else []
+    for n, (heading, members) in enumerate(rows):
+        if not members and n > 0:  # the concealed tiles' line stays, empty or not
+            continue
+        st.caption(heading + (": " + " ".join(f"#{t.id}" for t in members) if members else ""))
+        for start_at in range(0, max(1, len(members)), TILES_PER_ROW):
+            st.image(tile_row(t.code for t in members[start_at : start_at + TILES_PER_ROW]))
     aside = [t for t in review.tiles if not t.in_hand]
     if aside:
         st.caption("Set aside, not in this hand: " + ", ".join(f"#{t.id} {t.code}" for t in aside))
