@@ -15,17 +15,39 @@ from recognizer.labels import CLASSES
 #: The photo ``pungchow photo`` reads when given none: a finished hand, shipped with the program.
 SAMPLE_PHOTO = Path(__file__).resolve().parent / "samples" / "finished-hand.jpg"
 
+#: How the last tile came, as a sentence says it.
+WON_BY_PHRASE = {"discard": "off a discard", "wall": "from the wall", "loose-tile": "with a loose tile", "last-tile": "with the last tile",
+                 "robbed-kong": "by robbing a kong", "original-hand": "on the original hand"}
+
 if TYPE_CHECKING:
     from recognizer.hand import Recognition
+    from scoring.api import Hand
 
 
-def _print_recognition(res: "Recognition", as_json: bool) -> None:
+def tile_numbers(res: "Recognition") -> dict[int, int]:
+    """Each detection's number as the overlay and the page draw it (row by row, left to right), by detection index."""
+    from webapp.review import corners, photo_order
+
+    width, height = res.own_size
+    boxes = res.boxes_at(width, height)  # (x, y, w, h), as the page reads them back
+    order = photo_order([corners(boxes[k]) for k in range(len(res.detections))], res.turned)
+    return {index: number for number, index in enumerate(order)}
+
+
+def _print_recognition(res: "Recognition", as_json: bool, *, won_by_given: bool = True) -> None:
     if as_json:
-        print(json.dumps(res.to_json(), indent=2))
+        data = res.to_json()
+        numbers = tile_numbers(res)
+        for tile in data["tiles"]:
+            tile["number"] = numbers[tile["index"]]  # the number on the overlay and the page; index is the detector's order
+        if not won_by_given and data["hand"].get("winner"):
+            data["won_by_assumed"] = True  # nobody said how it was won: the hand's won_by is the reader's guess
+        print(json.dumps(data, indent=2))
         return
     d = res.detections
     width, height = res.own_size
     boxes = res.boxes_at(width, height)  # in the photo's own pixels, as --json gives them
+    numbers = tile_numbers(res)
     print(f"{len(d)} tiles in a {width}x{height} photo ({sum(res.timings_ms.values()):.0f} ms)")
     for g in res.groups:
         codes = " ".join(d.code(k) for k in g.members)
@@ -34,7 +56,7 @@ def _print_recognition(res: "Recognition", as_json: bool) -> None:
     for k in range(len(d)):
         if d.confidence[k] < UNSURE_BELOW:
             top = " / ".join(f"{CLASSES[int(c)]} {p:.2f}" for c, p in zip(d.top3[k], d.top3_p[k]))
-            print(f"  unsure: tile {k} at {[int(v) for v in boxes[k]]}: {top}")
+            print(f"  unsure: tile #{numbers[k]} at {[int(v) for v in boxes[k]]}: {top}")
     decoding = res.decoding
     if decoding is not None:
         for change in decoding.changes:
@@ -63,7 +85,7 @@ def _recognize(args: argparse.Namespace) -> int:
     res = recognize(args.photo, args.tileset)
     if args.overlay:
         draw_overlay(args.photo, res, args.overlay)
-    _print_recognition(res, args.json)
+    _print_recognition(res, args.json, won_by_given=False)
     _offer_tileset(args.photo, res, args.tileset)
     return 0
 
@@ -133,7 +155,28 @@ def _photo(args: argparse.Namespace) -> int:
     if problems:
         raise InvalidHandError(["the photo gives the hand " + str(hand) + ", which cannot be scored"] + problems +
                                ["check the tiles with `pungchow recognize PHOTO --overlay OUT.png` and score the corrected hand with `pungchow score`"])
+    if not args.won_by and hand.winner and hand.won_by is not None:
+        _say_assumed_win(hand, args)
     return run_score(hand, args)
+
+
+def _say_assumed_win(hand: "Hand", args: argparse.Namespace) -> None:
+    """A photo cannot show how the last tile came: say which way the hand is scored, and what the other way scores."""
+    from dataclasses import replace
+
+    from scoring import service
+    from scoring.api import ScoreResult, WinMethod
+
+    other = WinMethod.WALL if hand.won_by is WinMethod.DISCARD else WinMethod.DISCARD
+    note = f"won by: not given, so scored as won {WON_BY_PHRASE.get(hand.won_by.value, hand.won_by.value)}"
+    if args.rules.strip().lower() != service.ALL:
+        from scoring.cli import options_from_args
+
+        result = service.score_one(replace(hand, won_by=other), args.rules, options_from_args(args))
+        if isinstance(result, ScoreResult):
+            note += f"; {WON_BY_PHRASE[other.value]} it scores {result.total}"
+    note += f": say how with --won-by {other.value} (or {hand.won_by.value})"
+    print(note, file=sys.stderr if args.json else sys.stdout)
 
 
 def _evaluate(args: argparse.Namespace) -> int:

@@ -169,7 +169,7 @@ def test_history_saved_and_reloaded(app: AppTest) -> None:
     app.session_state["review"] = None
     app.switch_page("views/history.py").run()
     assert errors(app) == []
-    assert app.dataframe[0].value["player"].tolist() == ["Ann"]
+    assert app.dataframe[-1].value["player"].tolist() == ["Ann"]
     assert len(app.get("download_button")) == 2, "the game exports as JSON and as CSV"
     app.button(key="w_load_hand_1").click().run()
     assert errors(app) == []
@@ -269,6 +269,7 @@ def test_four_hands_to_the_settlement(app: AppTest) -> None:
     assert errors(app) == []
     for i, name in enumerate(["Ann", "Bo", "Cy", "Di"]):
         app.text_input(key=f"w_player_{i}").set_value(name)
+    app.selectbox(key="w_winner").set_value(0)
     app.run()
     app.text_input(key="w_seat_hand_0").set_value(HAND)
     app.text_input(key="w_seat_winning_0").set_value("2D")
@@ -290,7 +291,7 @@ def test_four_hands_to_the_settlement(app: AppTest) -> None:
     assert errors(app) == [] and "Saved deal 1" in app.success[0].value
     app.switch_page("views/history.py").run()
     assert errors(app) == []
-    assert app.dataframe[0].value["player"].tolist() == ["Ann", "Bo", "Cy", "Di"], "the deal's four hands are kept"
+    assert app.dataframe[-1].value["player"].tolist() == ["Ann", "Bo", "Cy", "Di"], "the deal's four hands are kept"
     assert "Settlements" in [h.value for h in app.subheader]
 
 
@@ -311,6 +312,7 @@ def test_a_seat_hand_read_from_its_photo(app: AppTest, fake_reader: object) -> N
 
 def test_a_seat_photo_starts_its_winning_tile_afresh(app: AppTest, fake_reader: object) -> None:
     app.switch_page("views/table.py").run()
+    app.selectbox(key="w_winner").set_value(0).run()
     app.text_input(key="w_seat_hand_0").set_value(HAND)
     app.text_input(key="w_seat_winning_0").set_value("2D").run()
     app.file_uploader(key="w_seat_photo_0").set_value(("east.jpg", photo_bytes(), "image/jpeg")).run()
@@ -392,6 +394,6 @@ def test_a_saved_hand_used_in_a_deal_is_kept_once(app: AppTest) -> None:
     app.button(key="w_save_deal").click().run()
     assert errors(app) == [] and "Saved deal 1" in app.success[0].value, "the deal takes the saved hand's deal"
     app.switch_page("views/history.py").run()
-    hands = app.dataframe[0].value
+    hands = app.dataframe[-1].value
     assert hands["hand"].tolist() == ["1", "2", "3", "4"], "the saved hand appears once, linked to the deal"
     assert set(hands["deal"]) == {"1"}

@@ -89,3 +89,18 @@ def test_table_cells_are_text_so_a_column_has_one_type() -> None:
 
     rows = text_table([{"value": 4, "for": "pung"}, {"value": "x2", "for": None}])
     assert rows == [{"value": "4", "for": "pung"}, {"value": "x2", "for": ""}]
+
+
+@needs_harr
+def test_the_page_shows_words_not_identifiers() -> None:
+    """Rule ids (own-mandarin) and Python values ({'limit': None}, True) are for the JSON; the player reads words."""
+    from scoring.api import Hand, ScoreResult
+    from webapp.reviewer import won_by_words
+    from webapp.text import options_text
+
+    hand = Hand.parse(WINNER, winning_tile="2D", won_by="discard")
+    harr = score_under(hand, ALL)["harr-1922"]
+    assert isinstance(harr, ScoreResult)
+    assert all(set(row) == {"value", "for", "citation"} for row in breakdown_rows(harr))
+    assert options_text({"limit": None}) == "limit none"
+    assert [won_by_words(m) for m in ("loose-tile", "robbed-kong", "original-hand")] == ["loose tile", "robbing a kong", "original hand"]

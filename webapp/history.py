@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from scoring.errors import PungChowError
 from scoring.jsonfile import JsonInputError, load_json
+from webapp.sheet import ScoreSheet, score_sheet, settle_up
 from webapp.text import spreadsheet_cell
 
 DB_FILE = "history.sqlite3"
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS hands (
     rule_version TEXT NOT NULL,
     options TEXT NOT NULL,          -- JSON
     score TEXT,                     -- JSON: ScoreResult.to_dict(), lines and citations included
-    total INTEGER
+    total INTEGER,
+    save_key TEXT                   -- the page's mark for one hand put up for review: saved twice, kept once
 );
 CREATE TABLE IF NOT EXISTS settlements (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -182,6 +184,8 @@ class History:
                     db.executescript(_SCHEMA)
                     if db.execute("PRAGMA user_version").fetchone()[0] == 0:
                         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    if "save_key" not in {r[1] for r in db.execute("PRAGMA table_info(hands)")}:
+                        db.execute("ALTER TABLE hands ADD COLUMN save_key TEXT")  # a file from before saving was idempotent
         except (OSError, sqlite3.Error) as exc:
             raise HistoryError(f"cannot open the history file {self.path}: {exc}; pass another with --db") from None
 
@@ -267,6 +271,11 @@ class History:
             rows = db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
         return self._decoded(_game, rows)
 
+    def latest_game(self) -> Game | None:
+        """The game a phone joins when it opens the page: the one started last (None before any)."""
+        games = self.games()
+        return games[0] if games else None
+
     def next_deal(self, game_id: int) -> int:
         """The number the next deal of this game would take (1 for the first); saving takes its own, in its transaction."""
         with self._reading() as db:
@@ -291,40 +300,61 @@ class History:
         photo_name: str | None = None,
         photo_sha256: str | None = None,
         thumbnail: bytes | None = None,
+        save_key: str | None = None,
     ) -> int:
         """Keep one scored hand as a deal of its own (or of ``deal``); returns its id.
 
         Without ``deal`` the next number is taken in the same transaction as the save, so two
-        sessions saving at once never share a number.
+        sessions saving at once never share a number. A hand saved again under the same
+        ``save_key`` (a double tap on *Save*) is the record already kept: its id comes back, no copy is made.
         """
         keep = HandToKeep(player, hand, notation, rule_set, rule_version, options, score, corrections, recognised,
                           photo_name, photo_sha256, thumbnail)
         self.game(game_id)
         with self._connect(immediate=True) as db:
+            if save_key is not None:
+                kept = db.execute("SELECT id FROM hands WHERE save_key = ?", (save_key,)).fetchone()
+                if kept is not None:
+                    return int(kept[0])
             if deal is not None:
                 _check_open_deal(db, game_id, deal)
-            return _insert_hand(db, game_id, _next_deal(db, game_id) if deal is None else deal, keep)
+            hand_id = _insert_hand(db, game_id, _next_deal(db, game_id) if deal is None else deal, keep)
+            db.execute("UPDATE hands SET save_key = ? WHERE id = ?", (save_key, hand_id))
+            return hand_id
+
+    def saved_under(self, save_key: str) -> HandRecord | None:
+        """The hand kept under this mark, if it was saved already (by this tap or the one before it)."""
+        with self._reading() as db:
+            row = db.execute("SELECT * FROM hands WHERE save_key = ? ORDER BY id LIMIT 1", (save_key,)).fetchone()
+        return None if row is None else self._decoded(_hand_record, [row])[0]
 
     def save_deal(
         self, game_id: int, hands: Sequence[HandToKeep], *, settlement: Mapping[str, Any] | None = None,
         rule_set: str = "", rule_version: str = "", east: str | None = None, deal: int | None = None,
+        save_key: str | None = None,
     ) -> int:
         """Keep a whole deal (its number, every hand and the settlement) in one transaction; returns the deal's number.
 
         A kill in the middle leaves nothing of the deal; two sessions saving at once get different
         numbers (the number is read under the write lock, and a settlement's number is unique).
         With ``deal`` the hands join a deal already begun (hands saved one by one before the table
-        settled); a deal settled already is refused, never replaced.
+        settled); a deal settled already is refused, never replaced. A deal saved again under the
+        same ``save_key`` (a double tap on *Save deal*) is the deal already kept: its number comes back.
         """
         self.game(game_id)
         for _ in range(1 if deal is not None else DEAL_TRIES):
             try:
                 with self._connect(immediate=True) as db:
+                    if save_key is not None:
+                        kept = db.execute("SELECT deal FROM hands WHERE game_id = ? AND save_key = ?", (game_id, save_key)).fetchone()
+                        if kept is not None:
+                            return int(kept[0])
                     if deal is not None:
                         _check_open_deal(db, game_id, deal)
                     number = deal if deal is not None else _next_deal(db, game_id)
                     for keep in hands:
-                        _insert_hand(db, game_id, number, keep)
+                        hand_id = _insert_hand(db, game_id, number, keep)
+                        db.execute("UPDATE hands SET save_key = ? WHERE id = ?", (save_key, hand_id))
                     if settlement is not None:
                         _insert_settlement(db, game_id, number, settlement, rule_set, rule_version, east)
                     return number
@@ -369,6 +399,40 @@ class History:
             rows = db.execute("SELECT * FROM settlements WHERE game_id = ? ORDER BY deal", (game_id,)).fetchall()
         return self._decoded(_settlement_record, rows)
 
+    def score_sheet(self, game_id: int) -> ScoreSheet:
+        """The game's running score: every settled deal's nets, in the seat order the game was started with."""
+        game = self.game(game_id)
+        deals: list[tuple[int, Mapping[str, int]]] = []
+        for s in self.settlements(game_id):
+            net = s.settlement.get("net")
+            if s.damaged or not isinstance(net, dict) or not all(isinstance(v, int) for v in net.values()):
+                raise HistoryError(f"deal {s.deal} of game {game_id} is damaged in the history file: its payments cannot be read")
+            deals.append((s.deal, net))
+        return score_sheet(game.players, deals)
+
+    def _sheet_for_export(self, game_id: int) -> ScoreSheet | str:
+        """The sheet, or why it cannot be drawn up: a damaged deal must not stop the rest of the record being exported."""
+        try:
+            return self.score_sheet(game_id)
+        except PungChowError as exc:
+            return str(exc)
+
+    def undo_last_deal(self, game_id: int, deal: int | None = None) -> int | None:
+        """Take back the game's last deal (its hands and its settlement) in one transaction; returns its number, None if none.
+
+        Only the last: the sheet's earlier totals never change under the players' feet. With ``deal``,
+        only if that deal is still the last, so a double tap on *Undo* takes back one deal, not two.
+        """
+        self.game(game_id)
+        with self._connect(immediate=True) as db:
+            last = _next_deal(db, game_id) - 1
+            if last < 1 or (deal is not None and deal != last):
+                return None
+            deal = last
+            db.execute("DELETE FROM hands WHERE game_id = ? AND deal = ?", (game_id, deal))
+            db.execute("DELETE FROM settlements WHERE game_id = ? AND deal = ?", (game_id, deal))
+            return deal
+
     # --- export -------------------------------------------------------------------------------
 
     def export_json(self, game_id: int) -> str:
@@ -380,24 +444,42 @@ class History:
             "game": {"id": game.id, "title": game.title, "players": list(game.players), "created_at": game.created_at},
             "hands": [h.to_dict() for h in self.hands(game_id)],
             "settlements": [s.__dict__ for s in self.settlements(game_id)],
+            "score_sheet": _sheet_dict(self._sheet_for_export(game_id)),
         }
         return json.dumps(data, indent=2, default=str)
 
     def export_csv(self, game_id: int) -> str:
-        """One row per hand: enough for a spreadsheet of the evening's scores and payments."""
+        """One row per hand (its payment and the player's running total after that deal), then the score sheet's totals."""
         game = self.game(game_id)
         net = _net_by_deal(self.settlements(game_id))
+        sheet = self._sheet_for_export(game_id)
+        running = {(line.deal, p): v for line in sheet.lines for p, v in line.running.items()} if isinstance(sheet, ScoreSheet) else {}
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["game", "deal", "player", "hand", "arrangement", "rule_set", "rule_version", "total",
-                         "net_payment", "corrections", "photo_sha256", "saved_at"])
+                         "net_payment", "running_total", "corrections", "photo_sha256", "saved_at"])
         for h in self.hands(game_id):
             writer.writerow([spreadsheet_cell(cell) for cell in (
                 game.title, h.deal, h.player, h.notation, h.arrangement or "", h.rule_set, h.rule_version,
-                "" if h.total is None else h.total, net.get((h.deal, h.player), ""), len(h.corrections),
-                h.photo_sha256 or "", h.created_at,
+                "" if h.total is None else h.total, net.get((h.deal, h.player), ""), running.get((h.deal, h.player), ""),
+                len(h.corrections), h.photo_sha256 or "", h.created_at,
             )])
+        for player, total in sheet.totals.items() if isinstance(sheet, ScoreSheet) else ():
+            writer.writerow([spreadsheet_cell(cell) for cell in (
+                game.title, "total", player, "", "", "", "", "", "", total, "", "", "")])
         return out.getvalue()
+
+
+def _sheet_dict(sheet: ScoreSheet | str) -> dict[str, Any]:
+    """The score sheet as the export writes it: each deal's nets and running totals, the totals, and the settle-up."""
+    if isinstance(sheet, str):
+        return {"damaged": sheet}
+    return {
+        "players": list(sheet.players),
+        "deals": [{"deal": line.deal, "net": dict(line.net), "running": dict(line.running)} for line in sheet.lines],
+        "totals": dict(sheet.totals),
+        "settle_up": [{"from": t.payer, "to": t.payee, "amount": t.amount} for t in settle_up(sheet.totals)],
+    }
 
 
 def _net_by_deal(settlements: Sequence[SettlementRecord]) -> dict[tuple[int, str], Any]:

@@ -22,11 +22,11 @@ from PIL import Image
 from scoring.api import WinMethod
 from scoring.errors import PungChowError
 from scoring.hand import FLAGS
-from scoring.tiles import ALL_CODES, WINDS
+from scoring.tiles import ALL_CODES, BONUS_CODES, WINDS
 from webapp import review as rv
 from webapp.drawing import box_colour, tile_crop, tile_face, tile_face_png, tile_row
 from webapp.photos import Photo
-from webapp.widgets import player_words
+from webapp.widgets import bring_into_view, player_words
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 #: Faces per row of the hand: a full hand in two rows stays legible on a phone.
@@ -37,6 +37,9 @@ CHART_WIDTH = 720
 SENT_LONG_SIDE = 1100
 #: The palette's rows: a suit to a row, then winds and dragons, then flowers and seasons.
 PALETTE_ROWS = [ALL_CODES[i : i + 9] for i in range(0, 27, 9)] + [ALL_CODES[27:34] + ("XX",), ALL_CODES[34:42]]
+#: How a winner went out, in the player's words (the values stay the notation's).
+WON_BY_WORDS = {"discard": "discard", "wall": "wall", "loose-tile": "loose tile", "last-tile": "last tile",
+                "robbed-kong": "robbing a kong", "original-hand": "original hand"}
 PICKED = "#c800c8"
 ASIDE = "#8c8c8c"
 
@@ -50,11 +53,21 @@ PAGE_CSS = """
 [class*="st-key-palette-"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; flex: 1 1 0 !important; }
 [class*="st-key-palette-"] button { padding: 0.1rem 0.1rem !important; min-height: 2.2rem; width: 100%; }
 [class*="st-key-palette-"] [data-testid="stImage"] img { max-width: 100%; height: auto; }
+[class*="st-key-palette-"] [data-testid="stColumn"] > [data-testid="stVerticalBlock"] { position: relative; gap: 0 !important; }
+[class*="st-key-palette-"] [data-testid="stColumn"] [data-testid="stElementContainer"]:has(.stButton) {
+  position: absolute; inset: 0; width: 100% !important; }
+[class*="st-key-palette-"] [data-testid="stColumn"] .stButton, [class*="st-key-palette-"] [data-testid="stColumn"] .stButton > div {
+  height: 100%; }
+[class*="st-key-palette-"] [data-testid="stColumn"] .stButton button {
+  height: 100%; background: transparent; align-items: flex-end; padding-bottom: 0 !important; }
+[class*="st-key-palette-"] [data-testid="stColumn"] [data-testid="stImage"] { padding-bottom: 1.3rem; }
 [class*="st-key-tilefix-"] [data-testid="stHorizontalBlock"] { flex-wrap: nowrap !important; gap: 0.5rem !important; }
 [class*="st-key-tilefix-"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; }
 [class*="st-key-check-"] [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; }
 [class*="st-key-tilefix-"] img { max-height: 6rem; width: auto !important; }
 [class*="st-key-check-"] [data-testid="stColumn"] { min-width: 5.5rem !important; flex: 0 0 auto !important; width: auto !important; }
+[class*="st-key-wonby-"] [data-testid="stButtonGroup"] > div { flex-wrap: wrap !important; row-gap: 0.3rem; }
+[class*="st-key-wonby-"] [data-testid="stButtonGroup"] button { flex: 0 0 auto !important; }
 </style>
 """
 
@@ -83,6 +96,8 @@ def start(slot: Slot, new: rv.Review | None, photo: Photo | None = None) -> None
     st.session_state[slot.review] = new
     st.session_state[slot.photo] = photo
     st.session_state[slot.version] = st.session_state.get(slot.version, 0) + 1
+    st.session_state.pop(f"{slot.prefix}_said", None)  # what the last tap did was said of the last hand
+    st.session_state[undo_key(slot)] = []  # and its corrections cannot be taken back into this one
     first = rv.tiles_to_check(new)[:1] if new is not None else []
     st.session_state[slot.picked] = first[0].id if first else None
     if first:
@@ -92,12 +107,39 @@ def start(slot: Slot, new: rv.Review | None, photo: Photo | None = None) -> None
 # --- edits ----------------------------------------------------------------------------------------
 
 
+#: Corrections that can be taken back, the last first.
+UNDO_DEPTH = 50
+
+
+def undo_key(slot: Slot) -> str:
+    """The reviews before each correction of this hand (``<prefix>_undo`` in the session), the last at the end."""
+    return f"{slot.prefix}_undo"
+
+
 def edit(slot: Slot, change: Callable[..., rv.Review], *args: Any) -> None:
-    """Apply one correction; a player's mistake becomes a message shown beside the tiles."""
+    """Apply one correction, keeping the review before it so it can be taken back; a player's mistake becomes a message."""
+    before: rv.Review = st.session_state[slot.review]
     try:
-        st.session_state[slot.review] = change(st.session_state[slot.review], *args)
+        after = change(before, *args)
     except PungChowError as exc:
         st.session_state[f"{slot.prefix}_said"] = ("error", player_words(str(exc)))
+        return
+    if after is not before:
+        stack = st.session_state.setdefault(undo_key(slot), [])
+        stack.append(before)
+        del stack[:-UNDO_DEPTH]
+    st.session_state[slot.review] = after
+
+
+def undo(slot: Slot) -> None:
+    """Take back the last correction: the review is as it was before it, its log without it."""
+    stack: list[rv.Review] = st.session_state.get(undo_key(slot)) or []
+    if not stack:
+        return
+    undone: rv.Review = st.session_state[slot.review]
+    st.session_state[slot.review] = stack.pop()
+    last = undone.corrections[-1].to_dict() if undone.corrections else None
+    st.session_state[f"{slot.prefix}_said"] = ("success", "took back: " + (rv.correction_text(last) if last else "the last change"))
 
 
 def pick(slot: Slot, tile_id: int | None) -> None:
@@ -228,14 +270,19 @@ def show_photo(slot: Slot, review: rv.Review, photo: Photo) -> None:
 
 
 def show_faces(slot: Slot, review: rv.Review) -> None:
-    """The hand laid out as faces in photo order: the tiles in hand, then each declared set."""
-    for gid in [None] + [g.id for g in review.groups]:
-        members = sorted(review.tiles_in(gid), key=lambda t: t.id)
-        if members or gid is None:
-            st.caption((review.group_label(gid) if gid is not None else f"Concealed tiles in hand ({len(members)})")
-                       + (": " + " ".join(f"#{t.id}" for t in members) if members else ""))
-            for start_at in range(0, max(1, len(members)), TILES_PER_ROW):
-                st.image(tile_row(t.code for t in members[start_at : start_at + TILES_PER_ROW]))
+    """The hand laid out as faces in photo order: the tiles in hand, each declared set, then the flowers and seasons."""
+    loose = sorted(review.tiles_in(None), key=lambda t: t.id)
+    bonus = [t for t in loose if t.code in BONUS_CODES]  # scored apart: never one of the concealed tiles
+    rows: list[tuple[str, list[rv.ReviewTile]]] = [(f"Concealed tiles in hand ({len(loose) - len(bonus)})",
+                                                    [t for t in loose if t.code not in BONUS_CODES])]
+    rows += [(review.group_label(g.id), sorted(review.tiles_in(g.id), key=lambda t: t.id)) for g in review.groups]
+    rows += [(f"Flowers and seasons ({len(bonus)})", bonus)] if bonus else []
+    for n, (heading, members) in enumerate(rows):
+        if not members and n > 0:  # the concealed tiles' line stays, empty or not
+            continue
+        st.caption(heading + (": " + " ".join(f"#{t.id}" for t in members) if members else ""))
+        for start_at in range(0, max(1, len(members)), TILES_PER_ROW):
+            st.image(tile_row(t.code for t in members[start_at : start_at + TILES_PER_ROW]))
     aside = [t for t in review.tiles if not t.in_hand]
     if aside:
         st.caption("Set aside, not in this hand: " + ", ".join(f"#{t.id} {t.code}" for t in aside))
@@ -260,12 +307,14 @@ def check_first(slot: Slot, review: rv.Review) -> None:
         st.caption(f"and {len(unsure) - 8} more in the picker")
 
 
-def said(slot: Slot) -> None:
-    """What the last tap did, shown where the player is looking."""
+def said(slot: Slot, where: str) -> None:
+    """What the last tap did, shown where the player is looking, with *Undo* beside it while there is a correction to take back."""
     message = st.session_state.get(f"{slot.prefix}_said")
     if message:
         kind, text = message
         (st.error if kind == "error" else st.success)(text)
+    if st.session_state.get(undo_key(slot)):
+        st.button("Undo the last correction", key=slot.key("undo", where), on_click=undo, args=(slot,), icon=":material/undo:")
 
 
 def palette(slot: Slot, name: str, action: Callable[[str], tuple[Any, ...]]) -> None:
@@ -293,7 +342,7 @@ def fix_panel(slot: Slot, review: rv.Review, photo: Photo | None) -> None:
                           placeholder="tap a tile on the photo, or pick it here")
     st.session_state[slot.picked] = picked
     if picked is None:
-        said(slot)
+        said(slot, "fix")
         return
     tile = review.tile(picked)
     with st.container(key=f"tilefix-{slot.prefix}"):
@@ -309,7 +358,7 @@ def fix_panel(slot: Slot, review: rv.Review, photo: Photo | None) -> None:
                                         format_func=review.group_label)
         move_cols[1].button("Move", key=slot.key("move"), on_click=edit, args=(slot, rv.move_tile, picked, target))
     st.markdown(f"**Tap the right face for #{tile.id}**")
-    said(slot)
+    said(slot, "fix")
     palette(slot, "face", lambda code: (fix_and_advance, slot, rv.replace_tile, picked, code))
 
 
@@ -339,7 +388,7 @@ def tile_actions(slot: Slot, review: rv.Review, tile: rv.ReviewTile) -> None:
 def add_missed(slot: Slot, review: rv.Review) -> None:
     targets: list[int | None] = [None] + [g.id for g in review.groups]
     st.selectbox("Goes into", targets, key=slot.key("add_to"), format_func=review.group_label)
-    said(slot)
+    said(slot, "add")
     palette(slot, "add", lambda code: (add_and_say, slot, code))
 
 
@@ -378,7 +427,12 @@ def winning_tile(slot: Slot, review: rv.Review, *, disabled: bool = False) -> No
         st.caption("Mark the winning tile (here, or *Winning tile* beside a picked tile): some rules score the place it filled.")
 
 
-def circumstances(slot: Slot, review: rv.Review) -> None:
+def won_by_words(method: str) -> str:
+    return WON_BY_WORDS.get(method, method.replace("-", " "))
+
+
+def circumstances(slot: Slot, review: rv.Review) -> Any:
+    """How the hand was won; returns the place just under *Won by*, where the score goes after the last tap."""
     def changed(**names: str) -> Callable[[], None]:
         def apply() -> None:
             values = {field: st.session_state[slot.key(key)] for field, key in names.items()}
@@ -387,14 +441,18 @@ def circumstances(slot: Slot, review: rv.Review) -> None:
             edit(slot, lambda r: rv.set_circumstances(r, **values))
         return apply
 
-    cols = st.columns([1, 3])
-    cols[0].checkbox("Went out (the winner)", value=review.winner, key=slot.key("winner"), on_change=changed(winner="winner"))
+    st.checkbox("Went out (the winner)", value=review.winner, key=slot.key("winner"), on_change=changed(winner="winner"))
     methods = [m.value for m in WinMethod]
-    cols[1].segmented_control("Won by", methods, default=review.won_by.value if review.won_by else None, key=slot.key("won_by"),
-                              on_change=changed(won_by="won_by"), disabled=not review.winner,
-                              help="Off a discard, from the wall, ... : the page does not guess")
+    with st.container(key=f"wonby-{slot.prefix}"):
+        # The buttons wrap onto a second row on a phone rather than run off its edge.
+        st.segmented_control("Won by", methods, default=review.won_by.value if review.won_by else None, key=slot.key("won_by"),
+                             on_change=changed(won_by="won_by"), disabled=not review.winner, format_func=won_by_words,
+                             help="Off a discard, from the wall, ... : the page does not guess")
+    bring_into_view(f"wonby-{slot.prefix}")  # asked for when a hand was just put up: this is the next tap
     if review.winner and review.won_by is None:
         st.info("How was it won? Tap *discard* or *wall* (or another way) above.")
+    answer = st.container(key=f"answer-{slot.prefix}")
+    bring_into_view(f"answer-{slot.prefix}")  # asked for when a hand was put up already won: its score is the answer
     cols = st.columns(2)
     cols[0].selectbox("Seat wind", WINDS, index=WINDS.index(review.seat_wind), key=slot.key("seat"), format_func=WIND_NAMES.get,
                       help="East is the dealer: East pays and receives double", on_change=changed(seat_wind="seat"))
@@ -402,7 +460,8 @@ def circumstances(slot: Slot, review: rv.Review) -> None:
                       format_func=WIND_NAMES.get, on_change=changed(prevailing_wind="round"))
     winning_tile(slot, review, disabled=not review.winner)
     st.multiselect("Circumstances the tiles cannot show", sorted(FLAGS), default=sorted(review.flags), key=slot.key("flags"),
-                   format_func=lambda f: f"{f}: {FLAGS[f]}", on_change=changed(flags="flags"))
+                   format_func=lambda f: f"{f.replace('-', ' ')}: {FLAGS[f]}", on_change=changed(flags="flags"))
+    return answer
 
 
 def corrections(review: rv.Review) -> None:
@@ -411,8 +470,11 @@ def corrections(review: rv.Review) -> None:
             st.markdown("\n".join(f"{n}. {rv.correction_text(c.to_dict())}" for n, c in enumerate(review.corrections, 1)))
 
 
-def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = True) -> None:
-    """The whole review of one hand: the photo and faces, the fix panel, missed tiles, sets, how it was won."""
+def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = True) -> Any:
+    """The whole review of one hand: the photo and faces, the fix panel, missed tiles, sets, how it was won.
+
+    Returns the place under *Won by* (None without it), where the page puts the score: the last tap's answer where the finger is.
+    """
     st.markdown(PAGE_CSS, unsafe_allow_html=True)
     review: rv.Review = st.session_state[slot.review]
     photo: Photo | None = st.session_state.get(slot.photo)
@@ -432,9 +494,11 @@ def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = 
         add_missed(slot, review)
     with st.expander("Sets: exposed, concealed, concealed kong", expanded=bool(review.groups) and with_circumstances):
         edit_sets(slot, review)
+    answer = None
     if with_circumstances:
         st.subheader("How it was won")
-        circumstances(slot, review)
+        answer = circumstances(slot, review)
     elif winner:
         winning_tile(slot, review)
     corrections(review)
+    return answer

@@ -13,9 +13,9 @@ __all__ = ["alternative_rows", "breakdown_rows", "total_text"]
 
 
 def breakdown_rows(score: Score | ScoreResult) -> list[dict[str, str]]:
-    """One row per score line: value, what was found, the rule's id and where it is written."""
+    """One row per score line: value, what was found and where the book says so (the rule's id is for the JSON, not the player)."""
     return [
-        {"value": line.value, "for": line.description, "rule": line.rule, "citation": str(line.citation)}
+        {"value": line.value, "for": line.description, "citation": str(line.citation)}
         for line in score.lines
     ]
 

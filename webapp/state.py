@@ -17,6 +17,11 @@ these names and nowhere else:
 ``history_path``     the SQLite file (``--db``; default :func:`webapp.history.default_db_path`)
 ``game_id``          the game being recorded, or None before one is started
 ``loaded_hand``      id of the hand reloaded from the history onto *Score a hand* (None: a new hand)
+``review_token``     a fresh mark for each hand put up for review: saving it twice keeps it once
+``deal_token``       a fresh mark for each deal on *Settle the table*: saving it twice keeps it once
+``undo_said``        what the last *Undo the last deal* did, shown once beside it on *History*
+``scroll_to``        the key of the container the next run scrolls into view (the answer to a tap), once
+``keys``             the :class:`webapp.keyboard.Keys` tapped so far on the tile keyboard
 ``saved_hand``       id the hand on *Score a hand* was saved under, so a deal that uses it links to it, not a copy
 ``seat_review_N``    the review of seat N's photo on *Settle the table* (with ``seat_photo_N``, ``seat_picked_N``, ``seat_version_N``)
 
@@ -29,6 +34,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from scoring import service
+from webapp.keyboard import Keys
 
 REVIEW = "review"
 PHOTO = "photo"
@@ -45,6 +51,11 @@ HISTORY_PATH = "history_path"
 GAME_ID = "game_id"
 LOADED_HAND = "loaded_hand"
 SAVED_HAND = "saved_hand"
+REVIEW_TOKEN = "review_token"
+DEAL_TOKEN = "deal_token"
+UNDO_SAID = "undo_said"
+SCROLL_TO = "scroll_to"
+KEYS = "keys"
 
 #: The choice that scores the hand under every rule set side by side.
 ALL_RULES = service.ALL
@@ -65,6 +76,9 @@ DEFAULTS: dict[str, Any] = {
     GAME_ID: None,
     LOADED_HAND: None,
     SAVED_HAND: None,
+    REVIEW_TOKEN: "",
+    DEAL_TOKEN: "",
+    KEYS: Keys(),
 }
 
 

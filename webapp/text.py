@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 
@@ -32,3 +33,17 @@ def spreadsheet_cell(value: object) -> object:
 def markdown_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     """Rows for ``st.table`` (which renders its cells as markdown) with every text cell escaped; numbers kept."""
     return [{markdown_text(key): markdown_text(value) if isinstance(value, str) else value for key, value in row.items()} for row in rows]
+
+
+def options_text(options: Mapping[str, object]) -> str:
+    """A rule set's options as a player reads them, not as Python prints them.
+
+    >>> options_text({"limit": None, "east_doubles": True, "cap": 300})
+    'limit none, east doubles yes, cap 300'
+    >>> options_text({})
+    'the book as written'
+    """
+    def word(value: object) -> str:
+        return "none" if value is None else "yes" if value is True else "no" if value is False else str(value)
+
+    return ", ".join(f"{name.replace('_', ' ')} {word(value)}" for name, value in options.items()) or "the book as written"

@@ -4,11 +4,13 @@ and the score breakdown. Only drawing and widgets here; the logic they show live
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import streamlit as st
+import streamlit.components.v1 as components
 
 from recognizer.hand import Recognition
 from scoring.api import Option, ScoreResult, get_rule_set, rule_sets
@@ -16,8 +18,10 @@ from scoring.engine import OptionKind
 from scoring.errors import PungChowError
 from scoring.melds import MARKS
 from webapp import recognition, state
-from webapp.history import History, default_db_path
+from webapp.history import Game, History, HistoryError, default_db_path
 from webapp.scores import alternative_rows, breakdown_rows, total_text
+from webapp.sheet import settle_up
+from webapp.text import markdown_text
 
 
 def text_table(rows: list[dict[str, Any]]) -> list[dict[str, str]]:
@@ -78,6 +82,57 @@ def history() -> History:
     if not st.session_state.get(state.HISTORY_PATH):
         st.session_state[state.HISTORY_PATH] = str(default_db_path())
     return open_history(st.session_state[state.HISTORY_PATH])
+
+
+def bring_into_view(key: str) -> None:
+    """Scroll the page so the container ``key`` is on screen: the answer to a tap whose rerun moved it below the fold.
+
+    Asked for once (``state.SCROLL_TO``, set where the tap was handled), so a later rerun does not pull the page back.
+    """
+    if st.session_state.get(state.SCROLL_TO) != key:
+        return
+    nonce = st.session_state.pop(state.SCROLL_TO) and time.monotonic_ns()
+    components.html(f"""<script>/* {nonce} */
+      const find = () => window.parent.document.querySelector('.st-key-{key}');
+      let tries = 0;
+      const go = () => {{ const el = find(); if (el) el.scrollIntoView({{block: 'center'}}); else if (tries++ < 40) setTimeout(go, 50); }};
+      go();
+    </script>""", height=0)
+
+
+def current_game(store: History) -> Game | None:
+    """The game this phone records into: the one chosen here, else the latest, so a second phone joins the table's game."""
+    chosen = st.session_state.get(state.GAME_ID)
+    if chosen is not None:
+        try:
+            return store.game(chosen)
+        except HistoryError:
+            st.session_state[state.GAME_ID] = None
+    return store.latest_game()
+
+
+def game_caption(game: Game | None) -> None:
+    """Which game this page records into, and with whom, so nobody files a hand under the wrong table."""
+    if game is not None:
+        st.caption(f"Game: {markdown_text(game.title)} — {markdown_text(', '.join(game.players))}")
+
+
+def show_score_sheet(store: History, game: Game) -> None:
+    """The running score per player, deal by deal, and who transfers how much to whom to end the evening square."""
+    sheet = store.score_sheet(game.id)
+    with st.container(key="score-sheet"):
+        st.subheader("Score sheet")
+        if not sheet.lines:
+            st.caption("No deal settled yet: settle one on *Settle the table* and save it.")
+            return
+        rows = [{"deal": str(line.deal), **{p: f"{line.running[p]} ({line.net[p]:+d})" for p in sheet.players}}
+                for line in sheet.lines]
+        st.dataframe(rows, hide_index=True, width="stretch")
+        st.markdown("**Totals:** " + ", ".join(f"{markdown_text(p)} {t:+d}" for p, t in sheet.totals.items()))
+        transfers = settle_up(sheet.totals)
+        st.markdown("**To settle up at the end of the evening**" + (f" ({len(transfers)} payments)" if transfers else ""))
+        st.markdown("\n".join(f"- {markdown_text(t.payer)} pays {markdown_text(t.payee)} **{t.amount}**" for t in transfers)
+                    or "Everybody is square.")
 
 
 def _option_widget(rules: str, option: Option, current: Any) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from typing import Any
 
 import streamlit as st
@@ -11,22 +13,37 @@ from scoring.api import ScoreResult, WinMethod, get_rule_set, rule_sets
 from scoring.errors import PungChowError
 from scoring.rulesets import Refusal
 from scoring.tiles import WINDS
+from webapp import keyboard as kb
 from webapp import review as rv
 from webapp import reviewer, state
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
 from webapp.recognition import known_tilesets, tileset_offer
 from webapp.scores import total_text
-from webapp.widgets import history, page_title, read_tiles_once, reader, rule_set_chooser, show_breakdown, text_table, user_errors
+from webapp.text import markdown_text
+from webapp.widgets import (
+    bring_into_view,
+    current_game,
+    game_caption,
+    history,
+    page_title,
+    read_tiles_once,
+    reader,
+    rule_set_chooser,
+    show_breakdown,
+    text_table,
+    user_errors,
+)
 
 #: The review on this page; its widgets keep the ``w_`` keys the page always had.
 SLOT = reviewer.Slot(state.REVIEW, state.PHOTO, state.PICKED_TILE, state.REVIEW_VERSION, "w")
 
 
-def start_review(new: rv.Review, photo: Any = None) -> None:
+def start_review(new: rv.Review | None, photo: Any = None) -> None:
     """A fresh hand to check: widgets drawn for the last one must not carry over."""
     reviewer.start(SLOT, new, photo)
     st.session_state[state.LOADED_HAND] = None
     st.session_state[state.SAVED_HAND] = None
+    st.session_state[state.REVIEW_TOKEN] = uuid.uuid4().hex
 
 
 # --- photo or typed hand in ---------------------------------------------------------------------
@@ -79,32 +96,88 @@ def typed_in() -> None:
         cols = st.columns(2)
         winning = cols[0].text_input("Winning tile", placeholder="2D", key="w_typed_winning")
         won_by = cols[1].selectbox("Won by", [m.value for m in WinMethod], index=None, placeholder="ask me after",
-                                  key="w_typed_won_by")
+                                  key="w_typed_won_by", format_func=reviewer.won_by_words)
         if st.form_submit_button("Use this hand", key="w_use_typed"):
             if not text.strip():
                 raise PungChowError("type the hand first, e.g. 7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]")
-            start_review(rv.from_notation(text, winning=winning.strip() or None, won_by=won_by))
+            try:
+                typed = rv.from_notation(text, winning=winning.strip() or None, won_by=won_by)
+            except PungChowError:
+                start_review(None)  # the last hand's score must not stand under this hand's error
+                raise
+            start_review(typed)
+
+
+def key_tap(action: Any, *args: Any) -> None:
+    """One key of the tile keyboard; a tap that cannot be (a sixth tile of a kind, no set) is said above the keys."""
+    try:
+        st.session_state[state.KEYS] = action(st.session_state[state.KEYS], *args)
+        st.session_state.pop("w_keys_said", None)
+    except PungChowError as exc:
+        st.session_state["w_keys_said"] = str(exc)
+
+
+def use_keys(won_by: str | None) -> None:
+    """Put the tapped hand up for review, its last tile the winning tile, won as the button said (None: asked there)."""
+    keys: kb.Keys = st.session_state[state.KEYS]
+    try:
+        typed = rv.from_notation(keys.notation(), winning=keys.winning, won_by=won_by)
+    except PungChowError as exc:
+        st.session_state["w_keys_said"] = reviewer.player_words(str(exc))
+        return
+    start_review(typed)
+    st.session_state[state.KEYS] = kb.Keys()
+    st.session_state.pop("w_keys_said", None)
+    st.session_state[state.SCROLL_TO] = "wonby-w" if won_by is None else "answer-w"
+
+
+def keyboard_in() -> None:
+    """Tap the tiles: one tap a tile, the last one the winning tile; then *Use these tiles*."""
+    keys: kb.Keys = st.session_state[state.KEYS]
+    st.markdown(reviewer.PAGE_CSS, unsafe_allow_html=True)
+    with st.container(key="keyboard"):
+        st.markdown(f"**Tap the tiles** ({keys.count}): `{keys.notation() or '…'}`"
+                    + (f" — winning tile {keys.winning}" if keys.winning else ""))
+        cols = st.columns(2)
+        cols[0].button("Take back", key="w_keys_undo", on_click=key_tap, args=(kb.Keys.undo,), disabled=keys.before is None)
+        cols[1].button("Exposed set", key="w_keys_expose", on_click=key_tap, args=(kb.Keys.expose,),
+                       help="The last three or four tiles tapped were laid out on the table")
+        # One tap puts the hand up and says how it was won: the two usual ways, or ask me (any other way, or not won).
+        cols = st.columns(3)
+        for col, (label, won_by) in zip(cols, (("Won off a discard", "discard"), ("Won from the wall", "wall"), ("Ask me how", None))):
+            col.button(label, key=f"w_keys_use_{won_by or 'ask'}", on_click=use_keys, args=(won_by,),
+                       type="primary" if won_by else "secondary", disabled=keys.count == 0)
+        if st.session_state.get("w_keys_said"):
+            st.error(st.session_state["w_keys_said"])
+        reviewer.palette(SLOT, "keys", lambda code: (key_tap, kb.Keys.tap, code))
 
 
 # --- score --------------------------------------------------------------------------------------
 
 
-def score(review: rv.Review, summary: Any) -> None:
-    """The score in full here; its total and what still stops it go to ``summary``, at the top of the page."""
+def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
+    """The score in full here; its total and what still stops it go to ``summary``, at the top of the page, and to
+    ``answer``, just under *Won by*, where the last tap usually is."""
+    places = [summary] + ([answer] if answer is not None else [])
     hand, problems = rv.to_hand(review)
     if problems or hand is None:
         text = "Fix these before the hand can be scored:\n\n" + "\n".join(f"- {reviewer.player_words(p)}" for p in problems)
         st.warning(text)
-        summary.warning(text)
+        for place in places:
+            place.warning(text)
         return
     rules = rule_set_chooser()
     if rules is None:
         return
-    st.markdown(f"**Hand:** `{hand}`" + (f" — winning tile {hand.winning_tile}, won by {hand.won_by.value}" if hand.winning_tile and hand.won_by else ""))
+    won = ""
+    if hand.winning_tile and hand.won_by:
+        won = f" — winning tile {hand.winning_tile}, won by {reviewer.won_by_words(hand.won_by.value)}"
+    st.markdown(f"**Hand:** `{hand}`{won}")
     options = st.session_state[state.RULE_OPTIONS]
     results = service.score_under(hand, service.ALL if rules == state.ALL_RULES else rules, options)
     if rules == state.ALL_RULES:
-        summary.caption("Scored under every rule set: see below")
+        for place in places:
+            place.caption("Scored under every rule set: see below")
         sets = rule_sets()
         st.table(text_table([{"rule set": sets[name].title, "name": name, "version": sets[name].version,
                               "score": total_text(r) if isinstance(r, ScoreResult) else "—",
@@ -116,23 +189,43 @@ def score(review: rv.Review, summary: Any) -> None:
         return
     result = next(iter(results.values()))
     assert isinstance(result, ScoreResult)
-    summary.metric(f"Score under {get_rule_set(rules).title}", total_text(result))
+    for place in places:
+        place.metric(f"Score under {get_rule_set(rules).title}", total_text(result))
     show_breakdown(result)
     save_hand(review, hand, rules, result)
 
 
+def save_key(review: rv.Review, hand: Any, rules: str, total: object) -> str:
+    """The mark a save carries: the same hand, scored the same, saved twice (a double tap) is kept once; a corrected one anew."""
+    digest = hashlib.sha256(f"{hand}|{rules}|{total}".encode()).hexdigest()[:16]
+    if not st.session_state.get(state.REVIEW_TOKEN):
+        st.session_state[state.REVIEW_TOKEN] = uuid.uuid4().hex
+    return f"{st.session_state[state.REVIEW_TOKEN]}:{digest}"
+
+
 def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
+    store = history()
+    key = save_key(review, hand, rules, result.total)
+    kept = store.saved_under(key)
+    if kept is not None:
+        st.session_state[state.SAVED_HAND] = kept.id
+        game = store.game(kept.game_id)
+        with st.container(key="hand-saved"):
+            st.success(f"Saved as hand {kept.id} of game {kept.game_id} ({markdown_text(game.title)}), {markdown_text(kept.player)}'s.")
+        bring_into_view("hand-saved")
+        return
     with st.expander("Save this hand to the history"):
-        store = history()
         games = store.games()
         game_ids: list[int | None] = [None] + [g.id for g in games]
         titles = {g.id: f"{g.title} ({', '.join(g.players)})" for g in games}
-        current = st.session_state[state.GAME_ID] if st.session_state[state.GAME_ID] in game_ids else (games[0].id if games else None)
-        game_id = st.selectbox("Game", game_ids, index=game_ids.index(current), key="w_save_game",
+        joined = current_game(store)
+        # Keyed by the games there are: a game started meanwhile on another phone is offered, not a stale "a new game".
+        game_id = st.selectbox("Game", game_ids, index=game_ids.index(joined.id if joined else None), key=f"w_save_game_{len(games)}",
                                format_func=lambda i: "a new game" if i is None else titles[i])
         if game_id is None:
             title = st.text_input("Title of the new game", key="w_save_title")
-            names = st.text_input("The four players, East first, separated by commas", value="Player 1, Player 2, Player 3, Player 4", key="w_save_players")
+            names = st.text_input("The four players, East first, separated by commas", value="Player 1, Player 2, Player 3, Player 4",
+                                  key="w_save_players")
             player_choices = [n.strip() for n in names.split(",")]
         else:
             title = ""
@@ -140,34 +233,40 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
         seat_index = WINDS.index(review.seat_wind)
         player = st.selectbox("Whose hand", player_choices, index=min(seat_index, len(player_choices) - 1), key="w_save_player")
         if st.button("Save hand", key="w_save_hand"):
-            if game_id is None:
+            if store.saved_under(key) is None and game_id is None:
                 game_id = store.new_game(title, player_choices).id
             st.session_state[state.GAME_ID] = game_id
             photo = st.session_state[state.PHOTO]
             rs = get_rule_set(rules)
             hand_id = store.save_hand(
-                game_id, player=player, hand=hand.to_dict(), notation=str(hand),
+                game_id or 0, player=player, hand=hand.to_dict(), notation=str(hand),
                 rule_set=rules, rule_version=rs.version, options=dict(result.best.options), score=result.to_dict(),
                 corrections=rv.corrections_as_dicts(review), recognised=review.recognised,
                 photo_name=photo.name if photo else None, photo_sha256=photo.sha256 if photo else None,
-                thumbnail=thumbnail_jpeg(photo.image) if photo else None,
+                thumbnail=thumbnail_jpeg(photo.image) if photo else None, save_key=key,
             )
             st.session_state[state.SAVED_HAND] = hand_id
-            st.success(f"Saved as hand {hand_id} of game {game_id}.")
+            st.session_state[state.SCROLL_TO] = "hand-saved"
+            st.rerun()  # drawn again as saved: no form left to file it a second time
 
 
 # --- the page -----------------------------------------------------------------------------------
 
 page_title("Score a hand")
+with user_errors():
+    game_caption(current_game(history()))
 
 with user_errors():
-    photo_tab, typed_tab = st.tabs(["Photo", "Type the hand"])
+    photo_tab, typed_tab, keys_tab = st.tabs(["Photo", "Type the hand", "Tap the tiles"])
     with photo_tab:
         with user_errors():
             photo_in()
     with typed_tab:
         with user_errors():
             typed_in()
+    with keys_tab:
+        with user_errors():
+            keyboard_in()
 
 
 
@@ -178,14 +277,15 @@ def review_and_score() -> None:
     if current is None:
         return
     summary = st.container(key="summary")
+    answer = None
     with user_errors():
         st.header("Check the tiles")
         if st.session_state[state.LOADED_HAND] is not None:
             st.caption(f"Hand {st.session_state[state.LOADED_HAND]} from the history, with the corrections it was saved with.")
-        reviewer.review_tiles(SLOT)
+        answer = reviewer.review_tiles(SLOT)
     st.header("Score")
     with user_errors():
-        score(st.session_state[state.REVIEW], summary)
+        score(st.session_state[state.REVIEW], summary, answer)
 
 
 review_and_score()

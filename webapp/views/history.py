@@ -11,8 +11,8 @@ from webapp import state
 from webapp.history import HandRecord, HistoryError
 from webapp.review import Correction, correction_text, from_hand
 from webapp.table import net_rows, payment_lines, payment_rows
-from webapp.text import markdown_rows, markdown_text
-from webapp.widgets import history, text_table, user_errors
+from webapp.text import markdown_rows, markdown_text, options_text
+from webapp.widgets import current_game, history, show_score_sheet, text_table, user_errors
 
 
 def new_game_form() -> None:
@@ -36,9 +36,19 @@ def load_into_review(record: HandRecord) -> None:
     st.session_state[state.PICKED_TILE] = None
     st.session_state[state.REVIEW_VERSION] = st.session_state.get(state.REVIEW_VERSION, 0) + 1
     st.session_state[state.LOADED_HAND] = record.id
+    st.session_state[state.SAVED_HAND] = None
+    st.session_state[state.REVIEW_TOKEN] = ""  # saved again, it is a new record: the next save draws a fresh mark
+    st.session_state.pop("w_said", None)  # what the last tap did was said of another hand
+    st.session_state.pop("w_undo", None)  # nor can the last hand's corrections be taken back into this one
     if record.rule_set:
         st.session_state[state.RULES] = record.rule_set
         st.session_state[state.RULE_OPTIONS][record.rule_set] = dict(record.options)
+
+
+def undo_deal(game_id: int, deal: int) -> None:
+    """Take back the last deal; a second tap (the deal is gone already) takes back nothing more."""
+    undone = history().undo_last_deal(game_id, deal)
+    st.session_state[state.UNDO_SAID] = f"Deal {deal} taken back." if undone else f"Deal {deal} was taken back already."
 
 
 def _line_value(line: dict) -> object:
@@ -60,7 +70,7 @@ def show_record(record: HandRecord) -> None:
             st.warning(f"This record is damaged: {', '.join(record.damaged)} could not be read from the history file.")
         st.markdown(f"**{markdown_text(record.player)}**, deal {record.deal}: {markdown_text(record.notation)}")
         st.markdown(f"Rule set **{markdown_text(record.rule_set)}** version {markdown_text(record.rule_version)}, "
-                    f"options {markdown_text(record.options)}")
+                    f"options: {markdown_text(options_text(record.options))}")
         if record.score:
             st.markdown(f"Arrangement {markdown_text(record.score.get('arrangement'))}: **{markdown_text(record.score.get('total'))}**")
             lines = [line for line in record.score.get("lines") or [] if isinstance(line, dict)]
@@ -91,10 +101,18 @@ with user_errors():
         st.info("No game recorded yet: save a scored hand, or start a game above.")
         st.stop()
     ids = [g.id for g in games]
-    current = st.session_state[state.GAME_ID] if st.session_state[state.GAME_ID] in ids else ids[0]
+    joined = current_game(store)
+    current = joined.id if joined is not None and joined.id in ids else ids[0]
     titles = {g.id: f"{g.title} — {', '.join(g.players)} ({g.created_at[:10]})" for g in games}
-    game_id = st.selectbox("Game", ids, index=ids.index(current), key="w_history_game", format_func=titles.get)
+    game_id = st.selectbox("Game", ids, index=ids.index(current), key=f"w_history_game_{len(ids)}", format_func=titles.get)
     st.session_state[state.GAME_ID] = game_id
+    show_score_sheet(store, store.game(game_id))
+    last = store.next_deal(game_id) - 1
+    if last >= 1:
+        st.button(f"Undo the last deal (deal {last})", key=f"w_undo_deal_{last}", on_click=undo_deal, args=(game_id, last),
+                  help="Takes back the deal's hands and its payments, e.g. a deal saved by mistake")
+    if st.session_state.get(state.UNDO_SAID):
+        st.success(st.session_state.pop(state.UNDO_SAID))  # beside the Undo just tapped
     hands = store.hands(game_id)
     settlements = store.settlements(game_id)
     cols = st.columns(2)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from typing import Any
 
 import streamlit as st
@@ -16,7 +18,19 @@ from webapp.photos import read_photo, thumbnail_jpeg
 from webapp.review import Review, to_hand
 from webapp.scores import total_text
 from webapp.text import markdown_rows, markdown_text
-from webapp.widgets import history, page_title, read_tiles_once, rule_set_chooser, show_breakdown, text_table, user_errors
+from webapp.widgets import (
+    bring_into_view,
+    current_game,
+    game_caption,
+    history,
+    page_title,
+    read_tiles_once,
+    rule_set_chooser,
+    show_breakdown,
+    show_score_sheet,
+    text_table,
+    user_errors,
+)
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 NOBODY = -1
@@ -26,7 +40,52 @@ def current_table() -> tb.Table:
     """The deal being settled, kept in the session while the player fills it in."""
     if st.session_state[state.TABLE] is None:
         st.session_state[state.TABLE] = tb.new_table()
-    return st.session_state[state.TABLE]
+    table: tb.Table = st.session_state[state.TABLE]
+    return table
+
+
+def sit_the_game() -> None:
+    """A table not yet filled in sits the players of the game this phone joined (drawn before the names' widgets)."""
+    table = current_table()
+    game = current_game(history())
+    if game is None or len(game.players) != tb.SEATS or table.players == list(game.players):
+        return
+    if table.players == tb.new_table().players and not any(s.notation for s in table.seats):
+        put(tb.Table(tuple(tb.Seat(p) for p in game.players), east=table.east, winner=table.winner,
+                     prevailing_wind=table.prevailing_wind))
+        for i, name in enumerate(game.players):
+            st.session_state[f"w_player_{i}"] = name
+
+
+def deal_key(table: tb.Table, rules: str) -> str:
+    """The mark a saved deal carries: the same deal saved twice (a double tap) is kept once; the next deal draws a new one."""
+    if not st.session_state.get(state.DEAL_TOKEN):
+        st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
+    seats = "|".join(f"{s.player}:{s.notation}:{s.winning_tile}:{s.won_by}" for s in table.seats)
+    digest = hashlib.sha256(f"{seats}|{table.east}|{table.winner}|{table.prevailing_wind}|{rules}".encode()).hexdigest()[:16]
+    return f"{st.session_state[state.DEAL_TOKEN]}:{digest}"
+
+
+def next_deal() -> None:
+    """Clear the hands for the next deal; the deal passes to the next seat unless East went out (and the round's wind
+    moves on when it comes back to the first East)."""
+    table = current_table()
+    east = table.east if table.winner == table.east else (table.east + 1) % tb.SEATS
+    wind = table.prevailing_wind
+    if east != table.east and east == 0:
+        wind = WINDS[(WINDS.index(wind) + 1) % len(WINDS)]
+    put(tb.Table(tuple(tb.Seat(p) for p in table.players), east=east, winner=table.winner, prevailing_wind=wind))
+    for i in range(tb.SEATS):
+        st.session_state[reviewer.seat_slot(i).review] = None
+        for name in ("w_seat_hand", "w_seat_winning"):
+            st.session_state[f"{name}_{i}"] = ""
+        st.session_state[f"w_seat_won_by_{i}"] = None
+    st.session_state["w_east"] = east
+    st.session_state["w_table_round"] = wind
+    st.session_state["w_winner"] = None  # asked afresh each deal
+    st.session_state[state.SETTLE_ASKED] = False
+    st.session_state[state.SETTLEMENT] = None
+    st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
 
 
 def put(table: tb.Table) -> None:
@@ -48,6 +107,8 @@ def from_hand_page(index: int) -> None:
     winning = hand.winning_tile.code if hand.winning_tile else ""
     won_by = hand.won_by.value if hand.won_by else ""
     drop_seat_review(index)
+    if hand.winner and st.session_state.get("w_winner") is None:
+        st.session_state["w_winner"] = index  # the hand was checked as the winner's on Score a hand
     table = tb.with_seat(current_table(), index, notation=str(hand), winning_tile=winning, won_by=won_by,
                          hand_id=st.session_state.get(state.SAVED_HAND))
     st.session_state[f"w_seat_hand_{index}"] = str(hand)
@@ -77,6 +138,8 @@ def read_seat_photo(index: int) -> None:
         return
     reviewer.start(reviewer.seat_slot(index), review, photo)
     notation, winning = seat_hand(review)
+    if winning and st.session_state.get("w_winner") is None:
+        st.session_state["w_winner"] = index  # the reader found a winning tile set apart in this player's photo
     st.session_state[f"w_seat_hand_{index}"] = notation
     st.session_state[f"w_seat_winning_{index}"] = winning
     put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, photo_sha256=photo.sha256,
@@ -123,7 +186,8 @@ def seat_editor(index: int, table: tb.Table) -> None:
                 widget_value(f"w_seat_winning_{index}", seat.winning_tile)
                 winning = cols[0].text_input("Winning tile", key=f"w_seat_winning_{index}", placeholder="2D")
             widget_value(f"w_seat_won_by_{index}", seat.won_by or None)
-            won_by = cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?") or ""
+            won_by = cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?",
+                                       format_func=reviewer.won_by_words) or ""
         if (notation, winning, won_by) != (seat.notation, seat.winning_tile, seat.won_by):
             put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, won_by=won_by,
                              hand_id=seat.hand_id if notation == seat.notation else None))
@@ -175,11 +239,23 @@ def linked_hands(store: Any, game_id: int, table: tb.Table, results: dict[str, S
 
 
 def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], settlement: dict[str, Any]) -> None:
+    store = history()
+    key = deal_key(table, rules)
+    kept = store.saved_under(key)
+    if kept is not None:
+        with st.container(key="deal-saved"):
+            st.success(f"Saved deal {kept.deal} of game {kept.game_id}.")
+            st.button("Next deal", key="w_next_deal", on_click=next_deal, type="primary",
+                      help="Clear the hands; East passes on unless East went out")
+        bring_into_view("deal-saved")
+        show_score_sheet(store, store.game(kept.game_id))
+        return
     with st.expander("Save this deal to the history"):
-        store = history()
         games = [g for g in store.games() if sorted(g.players) == sorted(table.players)]
         game_ids = [None] + [g.id for g in games]
-        game_id = st.selectbox("Game", game_ids, key="w_deal_game", index=1 if games else 0,
+        joined = current_game(store)
+        first = game_ids.index(joined.id) if joined is not None and joined.id in game_ids else (1 if games else 0)
+        game_id = st.selectbox("Game", game_ids, key=f"w_deal_game_{len(games)}", index=first,
                                format_func=lambda i: "a new game with these players" if i is None else next(g.title for g in games if g.id == i))
         title = st.text_input("Title of the new game", key="w_deal_title") if game_id is None else ""
         if st.button("Save deal", key="w_save_deal"):
@@ -192,15 +268,19 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
                                 photo_sha256=table.seats[i].photo_sha256, thumbnail=table.seats[i].thumbnail)
                      for i, (player, result) in enumerate(results.items()) if i not in linked]
             # A hand saved from *Score a hand* already is linked, not kept twice: the deal takes its number.
-            deal = store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
-                                   east=table.players[table.east], deal=next(iter(linked.values())).deal if linked else None)
-            st.success(f"Saved deal {deal} of game {game_id}.")
+            store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
+                                   east=table.players[table.east], deal=next(iter(linked.values())).deal if linked else None,
+                                   save_key=key)
+            st.session_state[state.SCROLL_TO] = "deal-saved"
+            st.rerun()  # drawn again as saved: no button left to save it a second time
 
 
 page_title("Settle the table")
 
 with user_errors():
+    sit_the_game()
     table = current_table()
+    game_caption(current_game(history()))
     st.markdown("**Players**, in their order round the table (counter-clockwise)")
     cols = st.columns(4)
     for i in range(4):
@@ -211,18 +291,21 @@ with user_errors():
             table = tb.with_seat(table, i, player=name)
     cols = st.columns(3)
     east = cols[0].selectbox("Who is East (the dealer)", range(4), index=table.east, key="w_east", format_func=lambda i: names[i] or f"Player {i + 1}")
-    winner = cols[1].selectbox("Who went out", [NOBODY, 0, 1, 2, 3], index=(table.winner if table.winner is not None else NOBODY) + 1,
-                               key="w_winner", format_func=lambda i: "nobody (a drawn deal)" if i == NOBODY else names[i] or f"Player {i + 1}")
+    # Asked, never assumed: a wrong winner would settle the deal the wrong way round without a word.
+    winner = cols[1].selectbox("Who went out", [NOBODY, 0, 1, 2, 3], index=None, placeholder="who went out?", key="w_winner",
+                               format_func=lambda i: "nobody (a drawn deal)" if i == NOBODY else names[i] or f"Player {i + 1}")
     prevailing = cols[2].selectbox("Prevailing wind", WINDS, index=WINDS.index(table.prevailing_wind), key="w_table_round",
                                    format_func=WIND_NAMES.get)
-    table = tb.Table(table.seats, east=east, winner=None if winner == NOBODY else winner, prevailing_wind=prevailing)
+    table = tb.Table(table.seats, east=east, winner=None if winner in (NOBODY, None) else winner, prevailing_wind=prevailing)
     put(table)
     for i in range(4):
         seat_editor(i, current_table())
     rules = rule_set_chooser(allow_all=False, key="w_table_rules")
     if rules is not None and st.button("Settle", key="w_settle", type="primary"):
         st.session_state[state.SETTLE_ASKED] = True
-    if rules is not None and st.session_state.get(state.SETTLE_ASKED):
+    if st.session_state.get(state.SETTLE_ASKED) and winner is None:
+        st.error("Say who went out above (or nobody, for a drawn deal), then settle.")
+    elif rules is not None and st.session_state.get(state.SETTLE_ASKED):
         try:
             show_settlement(current_table(), rules)
         except PungChowError as exc:

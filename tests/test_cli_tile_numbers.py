@@ -1,0 +1,59 @@
+"""The command line names tiles as the overlay and the page do, and says how it took the hand to be won."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pungchow.cli import main
+from recognizer.cli import SAMPLE_PHOTO
+from webapp.recognition import review_from_result
+from webapp.review import corners
+
+pytestmark = pytest.mark.skipif(not SAMPLE_PHOTO.exists(), reason="the sample photo is not installed")
+
+
+def recognised(capsys: pytest.CaptureFixture[str]) -> dict:
+    assert main(["recognize", str(SAMPLE_PHOTO), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_and_text_number_each_tile_as_the_overlay_does(capsys: pytest.CaptureFixture[str]) -> None:
+    data = recognised(capsys)
+    size = (data["image"]["width"], data["image"]["height"])
+    overlay = [t for t in review_from_result(data, size).tiles if t.box is not None]
+    for tile in data["tiles"]:
+        box = corners(tile["box"])
+        drawn = min(overlay, key=lambda t: sum(abs(a - b) for a, b in zip(t.box, box)))  # type: ignore[arg-type]
+        assert tile["number"] == drawn.id, f"tile {tile['index']} is #{drawn.id} on the overlay, not #{tile['number']}"
+    assert any(t["number"] != t["index"] for t in data["tiles"]), "the sample's detector order differs from the photo's"
+    assert main(["recognize", str(SAMPLE_PHOTO)]) == 0
+    text = capsys.readouterr().out
+    by_number = {t["number"]: t for t in data["tiles"]}
+    for number, code in re.findall(r"unsure: tile #(\d+) at \[[^]]*\]: (\w+)", text):
+        assert by_number[int(number)]["code"] == code, f"tile #{number} in the text is the overlay's #{number}"
+
+
+def test_recognize_json_says_the_win_was_assumed(capsys: pytest.CaptureFixture[str]) -> None:
+    data = recognised(capsys)
+    assert data["hand"]["won_by"] == "discard" and data["won_by_assumed"] is True
+
+
+def test_photo_says_which_win_it_scored_and_what_the_other_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["photo", str(SAMPLE_PHOTO), "--rules", "harr-1922"]) == 0
+    out = capsys.readouterr().out
+    assert "won by: not given, so scored as won off a discard; from the wall it scores 116" in out
+    assert "= 112" in out
+    assert main(["photo", str(SAMPLE_PHOTO), "--rules", "harr-1922", "--won-by", "wall"]) == 0
+    out = capsys.readouterr().out
+    assert "not given" not in out and "= 116" in out
+
+
+def test_photo_json_keeps_the_note_off_the_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["photo", str(SAMPLE_PHOTO), "--rules", "harr-1922", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["total"] == 112
+    assert "won by: not given" in captured.err
