@@ -60,7 +60,7 @@ def _print_recognition(res: "Recognition", as_json: bool, *, won_by_given: bool 
     decoding = res.decoding
     if decoding is not None:
         for change in decoding.changes:
-            print(f"  read as a hand: {change}")
+            print(f"  read as a hand: tile #{numbers[change.tile]}: {change.was} -> {change.now}, {change.why}")
         if decoding.runner_up is not None:
             print(f"  runner-up reading: {decoding.runner_up} ({decoding.runner_up.to_json()['times_less_likely']:g} times less likely)")
     print(f"hand: {res.hand}" + (f"  winning tile {res.hand.winning_tile}" if res.hand.winning_tile else ""))
