@@ -35,6 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench_crops import GROUPS
 from recognizer import classify as classify_module
 from recognizer.detect import iou_matrix
 from recognizer.labels import CLASSES
@@ -44,15 +45,6 @@ from scoring.tiles import BONUS_CODES
 SHARED = Path(os.environ.get("PUNGCHOW_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 REALDEV = SHARED / "realdev"
 HK_SETS = ("set01", "set03", "set05", "set07", "set09", "set11")
-GROUPS = {
-    "characters": tuple(f"{n}C" for n in range(1, 10)),
-    "dots": tuple(f"{n}D" for n in range(1, 10)),
-    "bamboo": tuple(f"{n}B" for n in range(1, 10)),
-    "winds": ("EW", "SW", "WW", "NW"),
-    "dragons": ("RD", "GD", "WD"),
-    "flowers+seasons": BONUS_CODES,
-    "face down": ("XX",),
-}
 
 
 def group_of(code: str) -> str:
