@@ -88,9 +88,15 @@ def detect(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE
     model = model or load_model("detector")
     if long_side is not None:
         return tile_like(detect_at(rgb, model, threshold, long_side))
+    return next(iter(looks(rgb, model, threshold).values()))
+
+
+def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD) -> dict[int, Detections]:
+    """The looks ``detect`` reads the photo at, by long side, each its tiles as found there."""
+    model = model or load_model("detector")
     dets = tile_like(detect_at(rgb, model, threshold, DETECT_LONG_SIDE))
     better = second_look(rgb, dets)
-    return tile_like(detect_at(rgb, model, threshold, better)) if better else dets
+    return {better: tile_like(detect_at(rgb, model, threshold, better))} if better else {DETECT_LONG_SIDE: dets}
 
 
 def other_looks(rgb: np.ndarray, model: Model | None = None) -> list[Detections]:
