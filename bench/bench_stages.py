@@ -10,7 +10,7 @@ loses it (a box with IoU >= 0.5 round it counts as keeping it):
 - ``not proposed``: no heat-map peak round it at any look from 192 to 800 px, threshold 0.05;
 - ``scale``: peaks round it at some look, none at the looks the photo is read at (``detect.looks``);
 - ``threshold``: peaks there, all under ``detect.SCORE_THRESHOLD``;
-- ``overlap``: above it, but dropped by the overlap step or as not tile-like (``detect.nms``, ``detect.tile_like``);
+- ``overlap``: above it, but dropped by the overlap step or as not tile-like (``detect.Looks.merged``);
 - ``levelling``: boxed, but lost when the photo was turned (``level.read_level``), its box put back on the photo;
 - ``set path``: lost when the tile set refitted the boxes (``TileSet.fit``);
 - ``not a tile``: the classifier called its box not a tile and it was dropped;
@@ -35,14 +35,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from recognizer.classify import NT_INDEX, classify  # noqa: E402
-from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks, nms, tile_like  # noqa: E402
-from recognizer.detections import Detections  # noqa: E402
-from recognizer.group import group  # noqa: E402
-from recognizer.image import load_photo_sized  # noqa: E402
-from recognizer.level import read_level  # noqa: E402
-from recognizer.models import Model, load_model  # noqa: E402
-from recognizer.tileset import TileSet, load_tileset  # noqa: E402
+from recognizer.classify import NT_INDEX, classify
+from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks
+from recognizer.detections import Detections
+from recognizer.group import group
+from recognizer.image import load_photo_sized
+from recognizer.level import read_level
+from recognizer.models import Model, load_model
+from recognizer.tileset import TileSet, load_tileset
 
 REALDEV = Path(__file__).resolve().parent.parent.parent / "shared" / "realdev"
 STAGES = ("not proposed", "scale", "threshold", "overlap", "levelling", "set path", "not a tile", "wrong code", "right")
@@ -139,10 +139,9 @@ def follow(photo: Labelled, tileset: TileSet | None, model: Model) -> Followed:
 
     charge("not proposed", np.any([kept(peaks(rgb, model, side, PROPOSED), truth) for side in ANY_LOOK], axis=0))
     read_at = looks(rgb, model)
-    charge("scale", np.any([kept(peaks(rgb, model, side, PROPOSED), truth) for side in read_at], axis=0))
-    charge("threshold", np.any([kept(peaks(rgb, model, side, SCORE_THRESHOLD), truth) for side in read_at], axis=0))
-    found = next(iter(read_at.values())) if len(read_at) == 1 else tile_like(nms(Detections(
-        np.concatenate([d.boxes for d in read_at.values()]), np.concatenate([d.scores for d in read_at.values()]))))
+    charge("scale", np.any([kept(peaks(rgb, model, side, PROPOSED), truth) for side in read_at.found], axis=0))
+    charge("threshold", np.any([kept(peaks(rgb, model, side, SCORE_THRESHOLD), truth) for side in read_at.found], axis=0))
+    found = read_at.merged()
     charge("overlap", kept(found.boxes, truth))
     image, dets, levelled = read_level(rgb, found)
 
@@ -176,7 +175,7 @@ def f1(right: int, read: int, readable: int) -> float:
     return 2 * p * r / max(p + r, 1e-9)
 
 
-def report(title: str, followed: list[Followed]) -> dict:
+def report(title: str, followed: list[Followed]) -> dict[str, object]:
     """Print one line per photo and the totals; return the totals."""
     print(f"\n== {title}")
     print(f"{'photo':18} {'tiles':>5} {'boxed':>5} {'right':>5} {'F1':>5} {'turn':>5}  lost at")
@@ -186,21 +185,20 @@ def report(title: str, followed: list[Followed]) -> dict:
         every.update(count)
         boxed = sum(count[s] for s in ("not a tile", "wrong code", "right"))
         where = ", ".join(f"{s} {count[s]}" for s in STAGES[:-1] if count[s])
-        tile_f1 = f"{f1(f.right, f.read, f.readable):5.3f}" if f.photo.whole else "  -  "
-        print(f"{f.photo.name:18} {len(f.stages):5d} {boxed:5d} {count['right']:5d} {tile_f1} {f.degrees:5.0f}  {where}")
+        photo_f1 = f"{f1(f.right, f.read, f.readable):5.3f}" if f.photo.whole else "  -  "
+        print(f"{f.photo.name:18} {len(f.stages):5d} {boxed:5d} {count['right']:5d} {photo_f1} {f.degrees:5.0f}  {where}")
     tiles = sum(every.values())
     boxed = sum(every[s] for s in ("not a tile", "wrong code", "right"))
     whole = [f for f in followed if f.photo.whole]
-    totals = {
-        "photos": title, "tiles": tiles, "boxed": round(boxed / max(tiles, 1), 3),
-        "read_right": round(every["right"] / max(tiles, 1), 3),
-        "tile_f1": round(f1(sum(f.right for f in whole), sum(f.read for f in whole), sum(f.readable for f in whole)), 3) if whole else None,
-        "turned": [f"{f.photo.name} {f.degrees:.0f}" for f in followed if f.degrees],
-        "lost": {s: every[s] for s in STAGES[:-1]},
-    }
-    print(f"tile boxed share (IoU>=0.5) {totals['boxed']:.3f}  read right {totals['read_right']:.3f}  "
-          f"tile F1 {totals['tile_f1'] if whole else '- (partly labelled)'}  photos turned {len(totals['turned'])} {totals['turned']}")
-    print("lost: " + ", ".join(f"{s} {n}" for s, n in totals["lost"].items()))
+    share, right = round(boxed / max(tiles, 1), 3), round(every["right"] / max(tiles, 1), 3)
+    tile_f1 = round(f1(sum(f.right for f in whole), sum(f.read for f in whole), sum(f.readable for f in whole)), 3) if whole else None
+    turned = [f"{f.photo.name} {f.degrees:.0f}" for f in followed if f.degrees]
+    lost = {s: every[s] for s in STAGES[:-1]}
+    print(f"tile boxed share (IoU>=0.5) {share:.3f}  read right {right:.3f}  "
+          f"tile F1 {tile_f1 if whole else '- (partly labelled)'}  photos turned {len(turned)} {turned}")
+    print("lost: " + ", ".join(f"{s} {n}" for s, n in lost.items()))
+    totals: dict[str, object] = {"photos": title, "tiles": tiles, "boxed": share, "read_right": right, "tile_f1": tile_f1,
+                                 "turned": turned, "lost": lost}
     return totals
 
 
