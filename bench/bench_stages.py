@@ -40,7 +40,7 @@ from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matri
 from recognizer.detections import Detections
 from recognizer.group import group
 from recognizer.image import load_photo_sized
-from recognizer.level import read_level
+from recognizer.level import as_the_faces_match, read_level
 from recognizer.models import Model, load_model
 from recognizer.tileset import TileSet, load_tileset
 
@@ -144,13 +144,14 @@ def follow(photo: Labelled, tileset: TileSet | None, model: Model) -> Followed:
     found = read_at.merged()
     charge("overlap", kept(found.boxes, truth))
     image, dets, levelled = read_level(rgb, found)
+    if tileset is not None:
+        image, dets, levelled, match = as_the_faces_match(tileset.match_score, rgb, found, (image, dets, levelled))
 
     def on_photo(d: Detections) -> Detections:
         return d if levelled is None else d.with_(boxes=levelled.to_photo(d.boxes))
 
     charge("levelling", kept(on_photo(dets).boxes, truth))
     if tileset is not None:
-        match = tileset.match_score(image, dets)
         if match >= tileset.looks_like:
             from recognizer.detect import other_looks
 

@@ -157,9 +157,9 @@ def tile_size(base: Detections, wide: Detections, long_side: int) -> Detections 
 
     A tile is boxed at both the base and the wide look, a caption letter or a pip only at the base look: the base
     look's sure boxes the wide look finds too show the size. The wide look's sure boxes too large for the base look
-    (``LARGE_TILE``) show it when none agree: a close-up, whose tiles the base look misses and whose pips it boxes.
-    Else the base look's sure boxes: the wide look boxes nothing sure, or only clumps of a far photo's tiles, a few
-    pixels each there."""
+    (``LARGE_TILE``) show it when none agree and the base look's sure boxes lie mostly inside them: a close-up, whose
+    tiles the base look misses and whose pips it boxes. Else the base look's sure boxes: the wide look boxes nothing
+    sure, or only clumps of tiles (a far photo's, a few pixels each there)."""
     sure = base[base.scores >= CONFIDENT]
     wide_short = wide.boxes[:, 2:].min(axis=1) * DETECT_LONG_SIDE / long_side
     wide_sure = wide[(wide.scores >= CONFIDENT) & (wide_short >= WIDE_SMALLEST)]
@@ -168,9 +168,16 @@ def tile_size(base: Detections, wide: Detections, long_side: int) -> Detections 
         if len(both) >= min(2, len(wide_sure)):
             return both
     large = wide[(wide.scores >= CONFIDENT) & (wide_short > LARGE_TILE)]
-    if len(large):
+    if len(large) and (not len(sure) or within(sure.centres, large.boxes).mean() >= 0.5):
         return large
     return sure if len(sure) else None
+
+
+def within(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Which points (x, y) lie inside any of the boxes."""
+    x, y = points[:, :1], points[:, 1:]
+    inside = (x >= boxes[:, 0]) & (x <= boxes[:, 0] + boxes[:, 2]) & (y >= boxes[:, 1]) & (y <= boxes[:, 1] + boxes[:, 3])
+    return np.asarray(inside.any(axis=1))
 
 
 def sideways(boxes: np.ndarray) -> np.ndarray:
