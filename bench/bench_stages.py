@@ -36,7 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from recognizer.classify import NT_INDEX, classify
-from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks
+from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks, other_looks
 from recognizer.detections import Detections
 from recognizer.group import group
 from recognizer.image import load_photo_sized
@@ -151,11 +151,8 @@ def follow(photo: Labelled, tileset: TileSet | None, model: Model) -> Followed:
         return d if levelled is None else d.with_(boxes=levelled.to_photo(d.boxes))
 
     charge("levelling", kept(on_photo(dets).boxes, truth))
-    if tileset is not None:
-        if match >= tileset.looks_like:
-            from recognizer.detect import other_looks
-
-            dets = tileset.fit(image, dets, lambda: other_looks(image), match)
+    if tileset is not None and match >= tileset.looks_like:
+        dets = tileset.fit(image, dets, lambda: other_looks(image), match)
     charge("set path", kept(on_photo(dets).boxes, truth))
     named = classify(image, dets, tileset, drop_not_tiles=False)
     tiles = named[named.codes != NT_INDEX]

@@ -179,14 +179,17 @@ def look_side(dets: Detections, long_side: int) -> int:
 def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Levelled | None:
     """The photo turned so its tiles stand level, or None when they already do.
 
-    A slant of ``LEVEL_FROM`` degrees or more (the tiles agreeing) is turned out. Which of the four quarters then
-    is up is found in two steps, each quarter looked at once at the detector's first scale. First the tiles' shape
-    tells the upright pair from the sideways pair: where clearly more of them stand (``standing``), one of those two
-    looks is up. Then the detector says which: it finds the tiles of a photo the right way up surest (a tile's body
-    shows below its face). Its sureness alone chose badly between quarters: a detector fine-tuned on more scenes was
-    surer of a real hand at 35 degrees turned a quarter on, its rows standing as columns. An upright photo is turned
-    only when its tiles clearly lie or the detector is clearly surer another way (``CLEARLY_SURER``): a phone held
-    sideways, a photo taken from across the table.
+    A slant of ``LEVEL_FROM`` degrees or more (the tiles agreeing, in ``dets`` or in one look at the tiles' scale,
+    ``look_side``) is turned out; one under ``SURE_SLANT`` only when the classifier reads the faces surer levelled
+    (``face_sureness``). Which of the four quarters then is up is found in two steps, each quarter looked at once at
+    that scale. First the tiles' shape tells the upright pair from the sideways pair: where clearly more of them stand
+    (``standing``), one of those two looks is up; a photo taken square (no slant) is never turned a quarter otherwise
+    (page 49 of the 1922 book was, its tiles too small at the base look to show their shape). Then the detector says
+    which: it finds the tiles of a photo the right way up surest (a tile's body shows below its face). Its sureness
+    alone chose badly between quarters: a detector fine-tuned on more scenes was surer of a real hand at 35 degrees
+    turned a quarter on, its rows standing as columns. An upright photo is turned over only when the detector is
+    clearly surer that way (``CLEARLY_SURER``): a photo taken from across the table. Printed tiles show no body, and
+    the detector was surer of some 1922 prints upside down: with a tile set, ``as_the_faces_match`` undoes that.
     """
     model = model or load_model("detector")
     h, w = rgb.shape[:2]
@@ -211,9 +214,9 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     best = turns[k]
     if best == 0.0:
         return None
-    if not k and abs(degrees) < SURE_SLANT:
-        if face_sureness(rgb, best, looks[0], look) < face_sureness(rgb, 0.0, as_taken, look) + CLEARLY_BETTER_READ:
-            return None  # a small slant the faces do not confirm: print edges misread
+    small_slant = not k and abs(degrees) < SURE_SLANT
+    if small_slant and face_sureness(rgb, best, looks[0], look) < face_sureness(rgb, 0.0, as_taken, look) + CLEARLY_BETTER_READ:
+        return None  # a small slant the faces do not confirm: print edges misread
     found = dets[dets.scores >= SURE]
     tile = float(np.median(found.boxes[:, 2:].max(axis=1))) if len(found) else float(max(h, w))
     scale = min(1.0, TILE_PIXELS / max(tile, 1.0))
