@@ -85,9 +85,9 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / np.maximum(union, 1e-9)
 
 
-def nms(dets: Detections, iou: float = NMS_IOU) -> Detections:
-    """Drop a box that overlaps a more confident one by more than ``iou``."""
-    order = np.argsort(-dets.scores)
+def nms(dets: Detections, iou: float = NMS_IOU, rank: np.ndarray | None = None) -> Detections:
+    """Drop a box that overlaps a more confident one (or one ranked higher by ``rank``) by more than ``iou``."""
+    order = np.argsort(-(dets.scores if rank is None else rank), kind="stable")
     overlaps = iou_matrix(dets.boxes, dets.boxes) > iou
     dropped = np.zeros(len(dets), bool)
     for i in order:
@@ -225,25 +225,28 @@ def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int) -
     return nms(dets)
 
 
-def sizes_by_orientation(dets: Detections) -> Detections:
-    """Give every box the median size of the confident boxes of its orientation, then drop duplicates.
+def sizes_by_orientation(dets: Detections, own: np.ndarray | None = None) -> Detections:
+    """Give every box the median size of the photo's tiles of its orientation, then drop duplicates.
 
     The tiles of one set share one size; upright and sideways tiles are sized apart, so a sideways
     tile keeps its width and is still turned upright for the classifier. Used with a tile set, where
-    the detector (trained on other sets) can misjudge a tile's extent but still finds its centre.
+    the detector (trained on other sets) can misjudge a tile's extent but still finds its centre. The size is
+    the boxes' that are the set's own tiles (``own``: its faces match them), never that of every box the detector
+    is sure of: caption letters are, and sized as letters, the 1922 book's tiles were lost (example_11). Where two
+    boxes sized alike overlap, the set's own tile is kept over a box its faces do not match (a tile's half, print).
     """
     if len(dets) < 3:
         return dets
     boxes = dets.boxes.copy()
     side = sideways(boxes)
     c = dets.centres
+    sure = dets.scores >= CONFIDENT
     for turned in (False, True):
         mine = side == turned
-        sure = mine & (dets.scores >= CONFIDENT)
-        source = sure if sure.sum() >= 2 else mine
+        source = next((m for m in (mine & sure & own if own is not None else None, mine & sure) if m is not None and m.sum() >= 2), mine)
         if source.sum() == 0:
             continue
         wh = np.median(boxes[source, 2:], axis=0)
         boxes[mine, 2:] = wh
         boxes[mine, :2] = c[mine] - wh / 2
-    return nms(dets.with_(boxes=boxes), iou=0.3)
+    return nms(dets.with_(boxes=boxes), iou=0.3, rank=None if own is None else dets.scores + own)
