@@ -29,10 +29,13 @@ WIDE_LOOK = 192
 WIDE_SMALLEST = 24
 #: and a box over this many is a tile too large for the base look to find (0.07 of such tiles found at 64-80 px).
 LARGE_TILE = 48
-#: The tile sizes (short side, detector pixels) the photo is read at: two looks a factor two apart, merged. The detector
-#: learnt tiles 0.6-1.6 times the base look's; on the 1922 book's prints it boxes more of them small (16 px: 0.93 of the
-#: dev tiles, at 32 px 0.94, merged 0.97), and none over about 64 px (a close-up of a few tiles, read at the base look).
-LOOK_TILES = (16, 32)
+#: The tile sizes (short side, detector pixels) the photo is read at: two looks, merged. The detector learnt tiles
+#: 0.6-1.6 times the base look's; on the 1922 book's prints it boxes more of them small (read at 16 px alone 0.93 of
+#: the dev tiles, at 32 px 0.94, both merged 0.97), and none over about 64 px (a close-up of a few tiles, read at the
+#: base look). 16 and 24 read the 1922 set's complete photo (illustration 2) as the old second look did.
+LOOK_TILES = (16, 24)
+#: Where two looks box one tile, the larger look's box is kept unless the detector is surer of the other by this much.
+LARGER_LOOK_FIRST = 0.15
 #: A look already taken serves for a size when its tiles are within this share of it.
 NEAR_ENOUGH = (0.85, 1.35)
 #: The smallest look: a close-up of one tile, its short side half the photo's long side, is 32 px there.
@@ -116,11 +119,14 @@ class Looks:
     tiles: Detections | None
 
     def merged(self) -> Detections:
-        """Every look's tiles, a tile found at two looks once (its surer box), boxes unlike the photo's tiles dropped."""
-        every = list(self.found.values())
-        if len(every) > 1:
-            every = [nms(Detections(np.concatenate([d.boxes for d in every]), np.concatenate([d.scores for d in every])))]
-        return tile_like(every[0], self.tiles)
+        """Every look's tiles, boxes unlike the photo's tiles dropped. A tile found at two looks keeps the box the
+        detector is surer of, the larger look's counted ``LARGER_LOOK_FIRST`` surer: there it sees the tile in more
+        pixels and places it closer (the 1922 set's 中 and 發 were read one for the other in boxes placed at the
+        smaller look)."""
+        sides = sorted(self.found)
+        every = Detections(np.concatenate([self.found[s].boxes for s in sides]), np.concatenate([self.found[s].scores for s in sides]))
+        larger = np.concatenate([np.full(len(self.found[s]), k, np.float32) for k, s in enumerate(sides)])
+        return tile_like(nms(every, rank=every.scores + LARGER_LOOK_FIRST * larger), self.tiles)
 
 
 def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD) -> Looks:
