@@ -24,6 +24,9 @@ MAX_LONG_SIDE = 800
 #: The wide look: the photo at this long side, where a tile that fills a close-up is tile-sized and caption letters,
 #: arrows and pips are too small to be boxed. What it finds tells tiles from print at the base look.
 WIDE_LOOK = 192
+#: and, where it shows nothing of the tiles' size, this one: one or two tiles filling the frame are too large even
+#: for the wide look.
+WIDEST_LOOK = 96
 #: A box the wide look finds is evidence of a tile's size when its short side would be this many pixels at the base
 #: look (a far photo's tiles are a few pixels at the wide look, where it boxes clumps of them),
 WIDE_SMALLEST = 24
@@ -138,7 +141,13 @@ def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_
     """
     model = model or load_model("detector")
     taken = {DETECT_LONG_SIDE: detect_at(rgb, model, threshold, DETECT_LONG_SIDE), WIDE_LOOK: detect_at(rgb, model, threshold, WIDE_LOOK)}
-    tiles = tile_size(taken[DETECT_LONG_SIDE], taken[WIDE_LOOK], max(rgb.shape[:2]))
+    base = taken[DETECT_LONG_SIDE]
+    tiles = tile_size(base, taken[WIDE_LOOK], max(rgb.shape[:2]))
+    if tiles is None:  # one or two tiles filling the frame are too large even for the wide look
+        taken[WIDEST_LOOK] = detect_at(rgb, model, threshold, WIDEST_LOOK)
+        tiles = tile_size(base, taken[WIDEST_LOOK], max(rgb.shape[:2]))
+    if tiles is None and (base.scores >= CONFIDENT).any():
+        tiles = base[base.scores >= CONFIDENT]  # the wide looks box nothing sure, or only clumps of a far photo's tiles
     if tiles is None:
         return Looks({DETECT_LONG_SIDE: taken[DETECT_LONG_SIDE]}, None)
     tile = float(np.median(tiles.boxes[:, 2:].min(axis=1))) / max(rgb.shape[:2])  # per pixel of long side
@@ -159,13 +168,14 @@ def other_looks(rgb: np.ndarray, model: Model | None = None) -> list[Detections]
 
 
 def tile_size(base: Detections, wide: Detections, long_side: int) -> Detections | None:
-    """The boxes that show the photo's tile size (``long_side``: the photo's), or None when nothing is sure.
+    """The boxes that show the photo's tile size (``long_side``: the photo's) as a wide look sees it, or None when
+    it shows nothing sure of a tile's size.
 
     A tile is boxed at both the base and the wide look, a caption letter or a pip only at the base look: the base
     look's sure boxes the wide look finds too show the size. The wide look's sure boxes too large for the base look
     (``LARGE_TILE``) show it when none agree and the base look's sure boxes lie mostly inside them: a close-up, whose
-    tiles the base look misses and whose pips it boxes. Else the base look's sure boxes: the wide look boxes nothing
-    sure, or only clumps of tiles (a far photo's, a few pixels each there)."""
+    tiles the base look misses and whose pips it boxes. A box the wide look finds smaller than ``WIDE_SMALLEST`` is
+    no evidence: a far photo's tiles are a few pixels there, and it boxes clumps of them."""
     sure = base[base.scores >= CONFIDENT]
     wide_short = wide.boxes[:, 2:].min(axis=1) * DETECT_LONG_SIDE / long_side
     wide_sure = wide[(wide.scores >= CONFIDENT) & (wide_short >= WIDE_SMALLEST)]
@@ -176,7 +186,7 @@ def tile_size(base: Detections, wide: Detections, long_side: int) -> Detections 
     large = wide[(wide.scores >= CONFIDENT) & (wide_short > LARGE_TILE)]
     if len(large) and (not len(sure) or within(sure.centres, large.boxes).mean() >= 0.5):
         return large
-    return sure if len(sure) else None
+    return None
 
 
 def within(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
