@@ -174,17 +174,18 @@ def tile_size(base: Detections, wide: Detections, long_side: int) -> Detections 
     A tile is boxed at both the base and the wide look, a caption letter or a pip only at the base look: the base
     look's sure boxes the wide look finds too show the size. The wide look's sure boxes too large for the base look
     (``LARGE_TILE``) show it when none agree and the base look's sure boxes lie mostly inside them: a close-up, whose
-    tiles the base look misses and whose pips it boxes. A box the wide look finds smaller than ``WIDE_SMALLEST`` is
+    tiles the base look misses and whose pips (two or more) it boxes. A box the wide look finds smaller than ``WIDE_SMALLEST`` is
     no evidence: a far photo's tiles are a few pixels there, and it boxes clumps of them."""
     sure = base[base.scores >= CONFIDENT]
     wide_short = wide.boxes[:, 2:].min(axis=1) * DETECT_LONG_SIDE / long_side
     wide_sure = wide[(wide.scores >= CONFIDENT) & (wide_short >= WIDE_SMALLEST)]
     if len(sure) and len(wide_sure):
         both = sure[iou_matrix(sure.boxes, wide_sure.boxes).max(axis=1) >= 0.5]
-        if len(both) >= min(2, len(wide_sure)):
+        if len(both) >= min(2, len(sure)):
             return both
     large = wide[(wide.scores >= CONFIDENT) & (wide_short > LARGE_TILE)]
-    if len(large) and (not len(sure) or within(sure.centres, large.boxes).mean() >= 0.5):
+    inside = within(sure.centres, large.boxes) if len(large) else np.zeros(len(sure), bool)
+    if len(large) and (not len(sure) or inside.mean() >= 0.5 and inside.sum() >= 2):
         return large
     return None
 
