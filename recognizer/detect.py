@@ -185,7 +185,7 @@ def tile_size(base: Detections, wide: Detections, long_side: int) -> Detections 
             return both
     large = wide[(wide.scores >= CONFIDENT) & (wide_short > LARGE_TILE)]
     inside = within(sure.centres, large.boxes) if len(large) else np.zeros(len(sure), bool)
-    if len(large) and (not len(sure) or inside.mean() >= 0.5 and inside.sum() >= 2):
+    if len(large) and (not len(sure) or (inside.mean() >= 0.5 and inside.sum() >= 2)):
         return large
     return None
 
