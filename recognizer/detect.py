@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -19,6 +21,28 @@ SMALL_TILE = 24
 #: held-out scenes: detection recall 0.958, at 800 0.968). A phone photo is loaded at 1000 px or more on its long side
 #: (``image.WORK_LONG_SIDE``), so there this looks at pixels the photo has.
 MAX_LONG_SIDE = 800
+#: The wide look: the photo at this long side, where a tile that fills a close-up is tile-sized and caption letters,
+#: arrows and pips are too small to be boxed. What it finds tells tiles from print at the base look.
+WIDE_LOOK = 192
+#: and, where it shows nothing of the tiles' size, this one: one or two tiles filling the frame are too large even
+#: for the wide look.
+WIDEST_LOOK = 96
+#: A box the wide look finds is evidence of a tile's size when its short side would be this many pixels at the base
+#: look (a far photo's tiles are a few pixels at the wide look, where it boxes clumps of them),
+WIDE_SMALLEST = 24
+#: and a box over this many is a tile too large for the base look to find (0.07 of such tiles found at 64-80 px).
+LARGE_TILE = 48
+#: The tile sizes (short side, detector pixels) the photo is read at: two looks, merged. The detector learnt tiles
+#: 0.6-1.6 times the base look's; on the 1922 book's prints it boxes more of them small (read at 16 px alone 0.93 of
+#: the dev tiles, at 32 px 0.94, both merged 0.97), and none over about 64 px (a close-up of a few tiles, read at the
+#: base look). 16 and 24 read the 1922 set's complete photo (illustration 2) as the old second look did.
+LOOK_TILES = (16, 24)
+#: Where two looks box one tile, the larger look's box is kept unless the detector is surer of the other by this much.
+LARGER_LOOK_FIRST = 0.15
+#: A look already taken serves for a size when its tiles are within this share of it.
+NEAR_ENOUGH = (0.85, 1.35)
+#: The smallest look: a close-up of one tile, its short side half the photo's long side, is 32 px there.
+SMALLEST_LOOK = 64
 #: The scales a tile set chooses among, by how well its own faces match the boxes found at each.
 TILESET_LONG_SIDES = (512, 640)
 #: A box the detector is at least this sure of counts when the photo's tile size is measured.
@@ -67,9 +91,9 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / np.maximum(union, 1e-9)
 
 
-def nms(dets: Detections, iou: float = NMS_IOU) -> Detections:
-    """Drop a box that overlaps a more confident one by more than ``iou``."""
-    order = np.argsort(-dets.scores)
+def nms(dets: Detections, iou: float = NMS_IOU, rank: np.ndarray | None = None) -> Detections:
+    """Drop a box that overlaps a more confident one (or one ranked higher by ``rank``) by more than ``iou``."""
+    order = np.argsort(-(dets.scores if rank is None else rank), kind="stable")
     overlaps = iou_matrix(dets.boxes, dets.boxes) > iou
     dropped = np.zeros(len(dets), bool)
     for i in order:
@@ -82,15 +106,59 @@ def nms(dets: Detections, iou: float = NMS_IOU) -> Detections:
 def detect(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD, long_side: int | None = None) -> Detections:
     """Every tile in an RGB photo, boxes in the photo's pixels, printed text and pips left out.
 
-    With no ``long_side``, a photo whose confident tiles look small at the base scale is looked
-    at once more at the scale that makes them about ``SMALL_TILE`` pixels.
+    With no ``long_side``, the photo is read at the looks its tiles' size asks for (``looks``), merged.
     """
     model = model or load_model("detector")
     if long_side is not None:
         return tile_like(detect_at(rgb, model, threshold, long_side))
-    dets = tile_like(detect_at(rgb, model, threshold, DETECT_LONG_SIDE))
-    better = second_look(rgb, dets)
-    return tile_like(detect_at(rgb, model, threshold, better)) if better else dets
+    return looks(rgb, model, threshold).merged()
+
+
+@dataclass(frozen=True)
+class Looks:
+    """The looks a photo is read at (long side -> the tiles found there) and the boxes that showed its tile size."""
+
+    found: dict[int, Detections]
+    tiles: Detections | None
+
+    def merged(self) -> Detections:
+        """Every look's tiles, boxes unlike the photo's tiles dropped. A tile found at two looks keeps the box the
+        detector is surer of, the larger look's counted ``LARGER_LOOK_FIRST`` surer: there it sees the tile in more
+        pixels and places it closer (the 1922 set's 中 and 發 were read one for the other in boxes placed at the
+        smaller look)."""
+        sides = sorted(self.found)
+        every = Detections(np.concatenate([self.found[s].boxes for s in sides]), np.concatenate([self.found[s].scores for s in sides]))
+        larger = np.concatenate([np.full(len(self.found[s]), k, np.float32) for k, s in enumerate(sides)])
+        return tile_like(nms(every, rank=every.scores + LARGER_LOOK_FIRST * larger), self.tiles)
+
+
+def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD) -> Looks:
+    """The looks ``detect`` reads the photo at: where its tiles are about ``LOOK_TILES`` pixels.
+
+    The base look and the wide look together show the tiles' size (``tile_size``), never caption letters or pips;
+    each look is then taken at the long side that makes the tiles that size, a look already taken serving when near
+    enough. Tiles in a far photo of a whole table are looked at larger, a close-up of a few tiles smaller.
+    """
+    model = model or load_model("detector")
+    taken = {DETECT_LONG_SIDE: detect_at(rgb, model, threshold, DETECT_LONG_SIDE), WIDE_LOOK: detect_at(rgb, model, threshold, WIDE_LOOK)}
+    base = taken[DETECT_LONG_SIDE]
+    tiles = tile_size(base, taken[WIDE_LOOK], max(rgb.shape[:2]))
+    if tiles is None:  # one or two tiles filling the frame are too large even for the wide look
+        taken[WIDEST_LOOK] = detect_at(rgb, model, threshold, WIDEST_LOOK)
+        tiles = tile_size(base, taken[WIDEST_LOOK], max(rgb.shape[:2]))
+    if tiles is None and (base.scores >= CONFIDENT).any():
+        tiles = base[base.scores >= CONFIDENT]  # the wide looks box nothing sure, or only clumps of a far photo's tiles
+    if tiles is None:
+        return Looks({DETECT_LONG_SIDE: taken[DETECT_LONG_SIDE]}, None)
+    tile = float(np.median(tiles.boxes[:, 2:].min(axis=1))) / max(rgb.shape[:2])  # per pixel of long side
+    found: dict[int, Detections] = {}
+    for size in LOOK_TILES:
+        near = [side for side in taken if NEAR_ENOUGH[0] * size <= tile * side <= NEAR_ENOUGH[1] * size]
+        side = near[0] if near else int(min(MAX_LONG_SIDE, max(SMALLEST_LOOK, size / max(tile, 1e-6))) // 32 * 32)
+        if side not in taken:
+            taken[side] = detect_at(rgb, model, threshold, side)
+        found[side] = taken[side]
+    return Looks(found, tiles)
 
 
 def other_looks(rgb: np.ndarray, model: Model | None = None) -> list[Detections]:
@@ -99,18 +167,34 @@ def other_looks(rgb: np.ndarray, model: Model | None = None) -> list[Detections]
     return [tile_like(detect_at(rgb, model, SCORE_THRESHOLD, side)) for side in TILESET_LONG_SIDES]
 
 
-def second_look(rgb: np.ndarray, dets: Detections) -> int | None:
-    """The long side at which the confident tiles would be about ``SMALL_TILE`` pixels, if larger than the base.
+def tile_size(base: Detections, wide: Detections, long_side: int) -> Detections | None:
+    """The boxes that show the photo's tile size (``long_side``: the photo's) as a wide look sees it, or None when
+    it shows nothing sure of a tile's size.
 
-    Only confident boxes count: caption letters and dot pips come out as small, unsure boxes and
-    would otherwise drag the size down and send a photo of large tiles to the second look.
-    """
-    sure = dets[dets.scores >= CONFIDENT]
-    if not len(sure):
-        return None
-    tile = float(np.median(sure.boxes[:, 2:].min(axis=1))) * DETECT_LONG_SIDE / max(rgb.shape[:2])
-    better = int(min(MAX_LONG_SIDE, DETECT_LONG_SIDE * SMALL_TILE / max(tile, 1.0)) // 32 * 32)
-    return better if tile < SMALL_TILE and better > DETECT_LONG_SIDE else None
+    A tile is boxed at both the base and the wide look, a caption letter or a pip only at the base look: the base
+    look's sure boxes the wide look finds too show the size. The wide look's sure boxes too large for the base look
+    (``LARGE_TILE``) show it when none agree and the base look's sure boxes lie mostly inside them: a close-up, whose
+    tiles the base look misses and whose pips (two or more) it boxes. A box the wide look finds smaller than ``WIDE_SMALLEST`` is
+    no evidence: a far photo's tiles are a few pixels there, and it boxes clumps of them."""
+    sure = base[base.scores >= CONFIDENT]
+    wide_short = wide.boxes[:, 2:].min(axis=1) * DETECT_LONG_SIDE / long_side
+    wide_sure = wide[(wide.scores >= CONFIDENT) & (wide_short >= WIDE_SMALLEST)]
+    if len(sure) and len(wide_sure):
+        both = sure[iou_matrix(sure.boxes, wide_sure.boxes).max(axis=1) >= 0.5]
+        if len(both) >= min(2, len(sure)):
+            return both
+    large = wide[(wide.scores >= CONFIDENT) & (wide_short > LARGE_TILE)]
+    inside = within(sure.centres, large.boxes) if len(large) else np.zeros(len(sure), bool)
+    if len(large) and (not len(sure) or (inside.mean() >= 0.5 and inside.sum() >= 2)):
+        return large
+    return None
+
+
+def within(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Which points (x, y) lie inside any of the boxes."""
+    x, y = points[:, :1], points[:, 1:]
+    inside = (x >= boxes[:, 0]) & (x <= boxes[:, 0] + boxes[:, 2]) & (y >= boxes[:, 1]) & (y <= boxes[:, 1] + boxes[:, 3])
+    return np.asarray(inside.any(axis=1))
 
 
 def sideways(boxes: np.ndarray) -> np.ndarray:
@@ -118,18 +202,22 @@ def sideways(boxes: np.ndarray) -> np.ndarray:
     return boxes[:, 2] > 1.2 * boxes[:, 3]
 
 
-def tile_like(dets: Detections) -> Detections:
+def tile_like(dets: Detections, tiles: Detections | None = None) -> Detections:
     """Drop boxes that cannot be tiles: too long and thin (counters, lines of text), far shorter on either
-    side than the confident tiles (caption words, letters, pips: a tile's short side is the same whichever
-    way it lies), or lying inside another tile's box."""
+    side than the photo's tiles (``tiles``, else the confident boxes: caption words, letters, pips; a tile's
+    short side is the same whichever way it lies), or lying inside another tile's box."""
     if len(dets) < 2:
         return dets
     b = dets.boxes
     short, long = b[:, 2:].min(axis=1), b[:, 2:].max(axis=1)
     keep = long / short <= MAX_ASPECT
-    sure = keep & (dets.scores >= CONFIDENT)
-    if sure.sum() >= 3:
-        keep &= (short >= MIN_SIDE_SHARE * float(np.median(short[sure]))) & (long >= MIN_SIDE_SHARE * float(np.median(long[sure])))
+    if tiles is None:
+        sure = keep & (dets.scores >= CONFIDENT)
+        sizes = np.stack([short[sure], long[sure]], 1)
+    else:
+        sizes = np.sort(tiles.boxes[:, 2:], axis=1)
+    if len(sizes) >= 3 or (tiles is not None and len(sizes)):
+        keep &= (short >= MIN_SIDE_SHARE * float(np.median(sizes[:, 0]))) & (long >= MIN_SIDE_SHARE * float(np.median(sizes[:, 1])))
     area = b[:, 2] * b[:, 3]
     x2, y2 = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
     iw = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
@@ -154,25 +242,28 @@ def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int) -
     return nms(dets)
 
 
-def sizes_by_orientation(dets: Detections) -> Detections:
-    """Give every box the median size of the confident boxes of its orientation, then drop duplicates.
+def sizes_by_orientation(dets: Detections, own: np.ndarray | None = None) -> Detections:
+    """Give every box the median size of the photo's tiles of its orientation, then drop duplicates.
 
     The tiles of one set share one size; upright and sideways tiles are sized apart, so a sideways
     tile keeps its width and is still turned upright for the classifier. Used with a tile set, where
-    the detector (trained on other sets) can misjudge a tile's extent but still finds its centre.
+    the detector (trained on other sets) can misjudge a tile's extent but still finds its centre. The size is
+    the boxes' that are the set's own tiles (``own``: its faces match them), never that of every box the detector
+    is sure of: caption letters are, and sized as letters, the 1922 book's tiles were lost (example_11). Where two
+    boxes sized alike overlap, the set's own tile is kept over a box its faces do not match (a tile's half, print).
     """
     if len(dets) < 3:
         return dets
     boxes = dets.boxes.copy()
     side = sideways(boxes)
     c = dets.centres
+    sure = dets.scores >= CONFIDENT
     for turned in (False, True):
         mine = side == turned
-        sure = mine & (dets.scores >= CONFIDENT)
-        source = sure if sure.sum() >= 2 else mine
+        source = next((m for m in (mine & sure & own if own is not None else None, mine & sure) if m is not None and m.sum() >= 2), mine)
         if source.sum() == 0:
             continue
         wh = np.median(boxes[source, 2:], axis=0)
         boxes[mine, 2:] = wh
         boxes[mine, :2] = c[mine] - wh / 2
-    return nms(dets.with_(boxes=boxes), iou=0.3)
+    return nms(dets.with_(boxes=boxes), iou=0.3, rank=None if own is None else dets.scores + own)

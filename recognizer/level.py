@@ -8,14 +8,16 @@ along its sides, so their directions, taken four-fold (a quarter turn looks alik
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
-from recognizer.detect import detect
+from recognizer.classify import NT_INDEX, softmax
+from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, detect
 from recognizer.detections import Detections
-from recognizer.geometry import DETECT_LONG_SIDE, edge_direction
+from recognizer.geometry import DETECT_LONG_SIDE, crop_turned, edge_direction, to_input
 from recognizer.models import Model, load_model
 
 #: A slant under this many degrees is left alone: the classifier is trained on tiles turned that little.
@@ -31,6 +33,16 @@ SURE = 0.5
 TILE_PIXELS = 160
 #: An upright photo is turned only when the detector's mean confidence that way is higher by this much.
 CLEARLY_SURER = 0.03
+#: The four ways up are looked at the base look where the tiles are this many pixels on their short side, else
+#: where they are ``LOOK_TILE``: page 49's 10 px tiles showed no shape there (the detector then turned it a quarter).
+LOOK_TILES = (16, 48)
+LOOK_TILE = 24
+#: A small slant is turned out only when the classifier reads the tiles' faces surer levelled, by this much
+#: (``face_sureness``).
+CLEARLY_BETTER_READ = 0.05
+#: A slant of this many degrees or more is turned out on the edges' word alone; a smaller one (a printed page's
+#: halftone edges read 10.5 degrees on an upright 1922 print, example_8) only when the faces read better levelled.
+SURE_SLANT = 20.0
 #: How many more of the sure tiles must stand (taller than wide) in one pair of opposite looks than in the other
 #: before that pair is believed to hold the way up; closer than this, all four looks are compared by sureness.
 STANDS_CLEARLY = 0.2
@@ -136,38 +148,75 @@ def standing(look: Detections) -> float:
     return float((sure.boxes[:, 3] > sure.boxes[:, 2]).mean()) if len(sure) else 0.5
 
 
+def face_sureness(rgb: np.ndarray, degrees: float, look: Detections, scale: float, model: Model | None = None) -> float:
+    """How surely the classifier reads a look's surest tiles as faces, the photo turned ``degrees`` (the look's boxes
+    found on it scaled by ``scale``), from the photo's own pixels, each tile read only the way it stands in its box:
+    not also upside down (as the product reads it, so the way up is the question here), nor turned a quarter when
+    lying (so a photo whose tiles lie reads worse than the same photo turned so they stand)."""
+    sure = look[look.scores >= SURE]
+    sure = sure[np.argsort(-sure.scores)[:TILES_LOOKED_AT]]
+    if not len(sure):
+        return 0.0
+    image = turned(rgb, degrees)[0] if degrees else rgb
+    crops = np.stack([crop_turned(image, (x + w / 2, y + h / 2, w, h, 0.0)) for x, y, w, h in sure.boxes / scale])
+    probs = softmax((model or load_model("classifier")).run(to_input(crops))[0])
+    return float(np.delete(probs, NT_INDEX, axis=1).max(axis=1).mean())
+
+
+def look_side(dets: Detections, long_side: int) -> int:
+    """The long side the four ways up are looked at: the detector's base look, or, where the tiles found are too
+    large for it (a close-up: there it boxes their pips) or too small to show their shape, the look that makes them
+    about ``LOOK_TILE`` pixels (never more than the photo's own)."""
+    found = dets[dets.scores >= SURE]
+    if not len(found):
+        return DETECT_LONG_SIDE
+    tile = float(np.median(found.boxes[:, 2:].min(axis=1))) * DETECT_LONG_SIDE / long_side
+    if LOOK_TILES[0] <= tile <= LOOK_TILES[1]:
+        return DETECT_LONG_SIDE
+    return int(min(MAX_LONG_SIDE, long_side, max(SMALLEST_LOOK, DETECT_LONG_SIDE * LOOK_TILE / max(tile, 1.0))) // 32 * 32)
+
+
 def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Levelled | None:
     """The photo turned so its tiles stand level, or None when they already do.
 
-    A slant of ``LEVEL_FROM`` degrees or more (the tiles agreeing) is turned out. Which of the four quarters then
-    is up is found in two steps, each quarter looked at once at the detector's first scale. First the tiles' shape
-    tells the upright pair from the sideways pair: where clearly more of them stand (``standing``), one of those two
-    looks is up. Then the detector says which: it finds the tiles of a photo the right way up surest (a tile's body
-    shows below its face). Its sureness alone chose badly between quarters: a detector fine-tuned on more scenes was
-    surer of a real hand at 35 degrees turned a quarter on, its rows standing as columns. An upright photo is turned
-    only when its tiles clearly lie or the detector is clearly surer another way (``CLEARLY_SURER``): a phone held
-    sideways, a photo taken from across the table.
+    A slant of ``LEVEL_FROM`` degrees or more (the tiles agreeing, in ``dets`` or in one look at the tiles' scale,
+    ``look_side``) is turned out; one under ``SURE_SLANT`` only when the classifier reads the faces surer levelled
+    (``face_sureness``). Which of the four quarters then is up is found in two steps, each quarter looked at once at
+    that scale. First the tiles' shape tells the upright pair from the sideways pair: where clearly more of them stand
+    (``standing``), one of those two looks is up; a photo taken square (no slant) is never turned a quarter otherwise
+    (page 49 of the 1922 book was, its tiles too small at the base look to show their shape). Then the detector says
+    which: it finds the tiles of a photo the right way up surest (a tile's body shows below its face). Its sureness
+    alone chose badly between quarters: a detector fine-tuned on more scenes was surer of a real hand at 35 degrees
+    turned a quarter on, its rows standing as columns. An upright photo is turned over only when the detector is
+    clearly surer that way (``CLEARLY_SURER``): a photo taken from across the table. Printed tiles show no body, and
+    the detector was surer of some 1922 prints upside down: with a tile set, ``as_the_faces_match`` undoes that.
     """
     model = model or load_model("detector")
-    degrees, agreement = slant(rgb, dets)
-    slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT
     h, w = rgb.shape[:2]
-    look = min(1.0, DETECT_LONG_SIDE / max(h, w))
+    side = look_side(dets, max(h, w))
+    look = min(1.0, side / max(h, w))
     small = cv2.resize(rgb, None, fx=look, fy=look, interpolation=cv2.INTER_AREA) if look < 1.0 else rgb
+    as_taken = detect(small, model, long_side=side)  # one look's boxes, each fitted at one scale, may show it clearer
+    degrees, agreement = max(slant(rgb, dets), slant(rgb, as_taken.with_(boxes=as_taken.boxes / look)), key=lambda s: s[1])
+    slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT
     turns = [(degrees if slanted else 0.0) + 90.0 * k for k in range(4)]
     turns = [t - 360.0 if t > 180.0 else t for t in turns]
-    looks = [detect(turned(small, t)[0] if t else small, model, long_side=DETECT_LONG_SIDE) for t in turns]
+    looks = [detect(turned(small, t)[0], model, long_side=side) if t else as_taken for t in turns]
     sure = [sureness(d) for d in looks]
     if not slanted:
         sure[0] += CLEARLY_SURER
     stands = [standing(d) for d in looks]
     upright_pair, sideways_pair = (stands[0] + stands[2]) / 2, (stands[1] + stands[3]) / 2
-    kept = [0, 1, 2, 3]
+    kept = [0, 1, 2, 3] if slanted else [0, 2]  # a photo taken square is turned a quarter only where its tiles clearly lie
     if abs(upright_pair - sideways_pair) >= STANDS_CLEARLY:
         kept = [0, 2] if upright_pair > sideways_pair else [1, 3]
-    best = turns[max(kept, key=lambda k: sure[k])]
+    k = max(kept, key=lambda k: sure[k])
+    best = turns[k]
     if best == 0.0:
         return None
+    small_slant = not k and abs(degrees) < SURE_SLANT
+    if small_slant and face_sureness(rgb, best, looks[0], look) < face_sureness(rgb, 0.0, as_taken, look) + CLEARLY_BETTER_READ:
+        return None  # a small slant the faces do not confirm: print edges misread
     found = dets[dets.scores >= SURE]
     tile = float(np.median(found.boxes[:, 2:].max(axis=1))) if len(found) else float(max(h, w))
     scale = min(1.0, TILE_PIXELS / max(tile, 1.0))
@@ -181,3 +230,16 @@ def read_level(rgb: np.ndarray, dets: Detections, model: Model | None = None) ->
     turn returned too, to put boxes back), else as taken."""
     levelled = level(rgb, dets, model)
     return (rgb, dets, None) if levelled is None else (levelled.image, levelled.detections, levelled)
+
+
+def as_the_faces_match(match: Callable[[np.ndarray, Detections], float], rgb: np.ndarray, dets: Detections,
+                       read: tuple[np.ndarray, Detections, Levelled | None]) -> tuple[np.ndarray, Detections, Levelled | None, float]:
+    """``read_level``'s reading (``read``) of the photo ``rgb`` with its tiles ``dets``, or the photo as taken where a
+    tile set's faces (``match``: its face match of tiles on an image) match it at least as well as turned, and that
+    match. The set's faces stand upright, as the detector's sureness does not say: upside-down 1922 prints it was
+    surer of were turned, and the set then read 二万 and 三万 upside down as 七万."""
+    image, found, levelled = read
+    score = match(image, found)
+    if levelled is not None and (as_taken := match(rgb, dets)) >= score:
+        return rgb, dets, None, as_taken
+    return image, found, levelled, score

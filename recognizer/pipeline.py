@@ -17,7 +17,7 @@ from recognizer.errors import BadPhotoError
 from recognizer.group import group
 from recognizer.hand import Recognition, build_hand
 from recognizer.image import load_photo, load_photo_sized
-from recognizer.level import read_level
+from recognizer.level import as_the_faces_match, read_level
 from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
 from scoring.rulesets import get_rule_set
 from scoring.tiles import BONUS_CODES
@@ -49,10 +49,11 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     size = (rgb.shape[1], rgb.shape[0])
     dets = detect(rgb)
     lap("detect")
+    taken = rgb, dets
     rgb, dets, levelled = read_level(rgb, dets)  # the boxes go back onto the photo once the rows are grouped
     lap("level")
     if ts is not None and ts.calibrated:  # a set known by its examples alone adds to the general reader, tile by tile
-        match = ts.match_score(rgb, dets)
+        rgb, dets, levelled, match = as_the_faces_match(ts.match_score, *taken, (rgb, dets, levelled))
         if match < ts.looks_like:
             notes.append(f"the photo does not look like tile set {ts.name!r} (face match {match:.2f}, below {ts.looks_like:.2f}); read without it")
             ts = None

@@ -353,20 +353,26 @@ class TileSet:
         start = match if match is not None else self.match_score(rgb, plain)
         if not len(plain) or start < REFIT_MATCH:
             return plain
-        best = sizes_by_orientation(plain)
+        own = self.own_tiles(rgb, plain)
+        best = sizes_by_orientation(plain, own)
         if start < GOOD_MATCH:
-            best_score = self.match_score(rgb, best) + OTHER_LOOK_MARGIN
+            best_score, best_own = self.match_score(rgb, best) + OTHER_LOOK_MARGIN, int(own.sum())
             for look in looks():
                 if not len(look):
                     continue
-                sized = sizes_by_orientation(look)
+                own = self.own_tiles(rgb, look)
+                sized = sizes_by_orientation(look, own)
                 score = self.match_score(rgb, sized)
-                if score > best_score:
-                    best, best_score = sized, score
+                if score > best_score and own.sum() >= best_own:  # never a look that boxes fewer of the set's tiles
+                    best, best_score, best_own = sized, score, int(own.sum())
         fitted = self.rescale(rgb, best)
         unsure = np.nonzero(fitted.scores < CONFIDENT)[0]
         unlike = unsure[self.aligned_match(crops_of(rgb, fitted.boxes[unsure]), coarse=True).max(axis=1, initial=-1.0) < TRUST_MATCH]
         return fitted[np.setdiff1d(np.arange(len(fitted)), unlike)]  # an unsure box unlike every face: print, not a tile
+
+    def own_tiles(self, rgb: np.ndarray, dets: Detections) -> np.ndarray:
+        """Which boxes show one of this set's faces (``TRUST_MATCH``): the set's own tiles, not print beside them."""
+        return np.asarray(self.aligned_match(crops_of(rgb, dets.boxes), coarse=True).max(axis=1, initial=-1.0) >= TRUST_MATCH)
 
     def save(self, folder: Path, meta: dict[str, Any]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
