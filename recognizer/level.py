@@ -16,6 +16,7 @@ import numpy as np
 from recognizer.detect import detect
 from recognizer.detections import Detections
 from recognizer.geometry import DETECT_LONG_SIDE, edge_direction
+from recognizer.image import shrunk
 from recognizer.models import Model, load_model
 
 #: A slant under this many degrees is left alone: the classifier is trained on tiles turned that little.
@@ -101,7 +102,7 @@ def turned(rgb: np.ndarray, degrees: float, scale: float = 1.0) -> tuple[np.ndar
     """The photo scaled and turned ``degrees`` anticlockwise onto a canvas that holds all of it, and the 2 x 3 matrix
     taking photo pixels there. A quarter turn is exact and quick; other turns fill the corners with the photo's
     border colour (repeating the border could draw half a tile there)."""
-    small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else rgb
+    small = shrunk(rgb, scale) if scale < 1.0 else rgb
     sh, sw = small.shape[:2]
     quarter = {90.0: (cv2.ROTATE_90_COUNTERCLOCKWISE, [[0.0, 1.0, 0.0], [-1.0, 0.0, float(sw)]]),
                -90.0: (cv2.ROTATE_90_CLOCKWISE, [[0.0, -1.0, float(sh)], [1.0, 0.0, 0.0]]),
@@ -153,7 +154,7 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT
     h, w = rgb.shape[:2]
     look = min(1.0, DETECT_LONG_SIDE / max(h, w))
-    small = cv2.resize(rgb, None, fx=look, fy=look, interpolation=cv2.INTER_AREA) if look < 1.0 else rgb
+    small = shrunk(rgb, look) if look < 1.0 else rgb
     turns = [(degrees if slanted else 0.0) + 90.0 * k for k in range(4)]
     turns = [t - 360.0 if t > 180.0 else t for t in turns]
     looks = [detect(turned(small, t)[0] if t else small, model, long_side=DETECT_LONG_SIDE) for t in turns]

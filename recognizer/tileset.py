@@ -77,7 +77,11 @@ COMPLETE_AGREEMENT = 0.9
 COMPLETE_FOUND = 0.95
 #: The fewest distinct faces a calibration may learn from.
 MIN_TILES = 9
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+#: The largest tileset.json read (a set's is about 1 kB), and the most a prototypes.npz may unpack to (a
+#: set's is under 1 MB; a zip bomb claims gigabytes).
+MAX_META_BYTES = 1_000_000
+MAX_PROTOTYPE_BYTES = 64_000_000
 
 
 def complete_set_counts(codes: tuple[str, ...]) -> np.ndarray | None:
@@ -355,7 +359,7 @@ class TileSet:
 
 def check_name(name: str) -> str:
     """A set's name is one folder name: no path parts, so no set is read or written outside its folder."""
-    if not _NAME_RE.match(name or ""):
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
         raise TileSetError(f"tile set name {name!r}: use letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit)")
     return name
 
@@ -372,25 +376,59 @@ def load_tileset(name: str) -> TileSet:
 
 
 def _read_folder(name: str, folder: Path) -> TileSet:
+    """One set's files read and checked; anything wrong with them is a TileSetError naming the set."""
     again = f"calibrate it again: pungchow tileset add {name} PHOTO --layout LAYOUT.json --replace"
     try:
-        meta = json.loads((folder / "tileset.json").read_text())
-        codes = tuple(str(c) for c in meta["codes"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return _read_set_files(name, folder, again)
+    except TileSetError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError, MemoryError, zipfile.BadZipFile) as exc:
+        raise TileSetError(f"tile set {name!r} in {folder} is damaged ({type(exc).__name__}); {again}") from None
+
+
+def _read_set_files(name: str, folder: Path, again: str) -> TileSet:
+    try:
+        meta = load_json_file(folder / "tileset.json", "tile set", max_bytes=MAX_META_BYTES)
+    except JsonInputError as exc:
         raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged ({exc}); {again}") from None
+    codes = meta.get("codes") if isinstance(meta, dict) else None
+    if not isinstance(codes, list) or not codes or not all(isinstance(c, str) and c in ALL_CODES for c in codes):
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged (its \"codes\" are not a list of tile codes); {again}")
+    looks_like = meta.get("looks_like", LOOKS_LIKE)
+    if isinstance(looks_like, bool) or not isinstance(looks_like, (int, float)) or not 0.0 <= looks_like <= 1.0:
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged (\"looks_like\" is {str(looks_like)[:20]!r}, "
+                           f"not a number from 0 to 1); {again}")
     if meta.get("classifier_sha256") != load_model("classifier").meta["sha256"]:
         raise TileSetError(f"tile set {name!r} was calibrated with another classifier; {again}")
+    npz = folder / "prototypes.npz"
+    with zipfile.ZipFile(npz) as z:
+        unpacked = sum(info.file_size for info in z.infolist())
+    if unpacked > MAX_PROTOTYPE_BYTES:
+        raise TileSetError(f"tile set {name!r}: {npz} unpacks to {unpacked:,} bytes, more than the {MAX_PROTOTYPE_BYTES:,} "
+                           f"a set holds; {again}")
     try:
-        with np.load(folder / "prototypes.npz") as z:
+        with np.load(npz, allow_pickle=False) as z:
             arrays = {k: z[k] for k in ("labels", "embeddings", "corners", "levels", "templates")}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise TileSetError(f"tile set {name!r}: {folder / 'prototypes.npz'} is damaged or cut short ({exc}); {again}") from None
+        raise TileSetError(f"tile set {name!r}: {npz} is damaged or cut short ({exc}); {again}") from None
     n = len(arrays["labels"])
     if any(len(arrays[k]) != n for k in ("embeddings", "corners", "levels")) or len(arrays["templates"]) != len(codes):
-        raise TileSetError(f"tile set {name!r}: {folder / 'prototypes.npz'} does not match its tileset.json; {again}")
-    return TileSet(name, codes, arrays["labels"], arrays["embeddings"].astype(np.float32), arrays["corners"].astype(np.float32),
-                   arrays["levels"].astype(np.float32), arrays["templates"].astype(np.float32),
-                   float(meta.get("looks_like", LOOKS_LIKE)))
+        raise TileSetError(f"tile set {name!r}: {npz} does not match its tileset.json; {again}")
+    return TileSet(name, tuple(codes), arrays["labels"], arrays["embeddings"].astype(np.float32), arrays["corners"].astype(np.float32),
+                   arrays["levels"].astype(np.float32), arrays["templates"].astype(np.float32), float(looks_like))
+
+
+def read_all_tilesets() -> tuple[dict[str, TileSet], list[str]]:
+    """Every set in the folders, each read on its own: one damaged set is left out and named (second list), so
+    it never stops a photo being read without it."""
+    sets: dict[str, TileSet] = {}
+    damaged: list[str] = []
+    for name in list_tilesets():
+        try:
+            sets[name] = load_tileset(name)
+        except TileSetError as exc:
+            damaged.append(f"{exc} (skipped)")
+    return sets, damaged
 
 
 @dataclass(frozen=True)
@@ -408,16 +446,14 @@ class Suggestion:
         return f"this photo looks like tile set {self.name!r} (its faces match {self.match:.2f}{against}): read it with --tileset {self.name}"
 
 
-def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = None) -> Suggestion | None:
-    """The calibrated set whose faces match the photo's tiles best, when it looks like one and would beat ``current``."""
+def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = None,
+                    sets: dict[str, TileSet] | None = None) -> Suggestion | None:
+    """The calibrated set whose faces match the photo's tiles best, when it looks like one and would beat ``current``;
+    among ``sets`` when given (read once by the caller), else among every set that reads."""
     if not len(dets):
         return None
     scores: dict[str, tuple[float, float]] = {}
-    for name in list_tilesets():
-        try:
-            ts = load_tileset(name)
-        except TileSetError:
-            continue
+    for name, ts in (read_all_tilesets()[0] if sets is None else sets).items():
         scores[name] = (ts.match_score(rgb, dets), ts.looks_like)
     base = scores.get(current, (0.0, 1.0))[0] if current else 0.0
     fits = [(m, n) for n, (m, need) in scores.items() if n != current and m >= need and m > base + OTHER_LOOK_MARGIN]
@@ -629,18 +665,36 @@ def learn(name: str, cal: Calibration, seed: int = 0) -> TileSet:
 
 def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, replace: bool = False) -> Path:
     """Write the set into ``out_dir`` (default: the user's folder) all at once; never over another set unless ``replace``."""
-    check_name(ts.name)
+    base, folder = set_destination(ts.name, out_dir, replace)
+    try:
+        return _write_set(ts, cal, base, folder)
+    except OSError as exc:
+        raise TileSetError(f"cannot save tile set {ts.name!r} in {base}: {exc.strerror or exc}; "
+                           "free some space or give a writable folder with --into") from None
+
+
+def set_destination(name: str, out_dir: Path | None = None, replace: bool = False) -> tuple[Path, Path]:
+    """The folder of sets and the set's own folder a calibration will write, checked before any photo is read."""
+    check_name(name)
     base = out_dir or user_tileset_dir()
     if out_dir is not None:
         if base.exists() and not base.is_dir():
             raise TileSetError(f"--into {base} is a file; give the folder that holds tile sets")
         if not base.exists() and not base.parent.is_dir():
             raise TileSetError(f"--into {base}: its parent folder {base.parent} does not exist; create it or give another folder")
-    elif (builtin_tileset_dir() / ts.name).is_dir():
-        raise TileSetError(f"{ts.name!r} is a built-in tile set; choose another name for yours (e.g. {ts.name}-mine)")
-    folder = base / ts.name
+    elif (builtin_tileset_dir() / name).is_dir():
+        raise TileSetError(f"{name!r} is a built-in tile set; choose another name for yours (e.g. {name}-mine)")
+    folder = base / name
     if folder.exists() and not replace:
-        raise TileSetError(f"a tile set named {ts.name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
+        raise TileSetError(f"a tile set named {name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
+    if folder.exists() and not folder.is_dir():
+        raise TileSetError(f"{folder} is a file, not a tile set's folder: move it away or choose another name "
+                           "(--replace never overwrites a file)")
+    return base, folder
+
+
+def _write_set(ts: TileSet, cal: Calibration, base: Path, folder: Path) -> Path:
+    """Write the set's files beside ``folder`` first, then move them in: a failed write leaves the old set as it was."""
     base.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{ts.name}-", dir=base))
     try:
@@ -660,7 +714,7 @@ def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, rep
 def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir: Path | None = None, seed: int = 0,
               replace: bool = False) -> tuple[TileSet, Path]:
     """Learn a set from a photo of one of each tile in the layout's rows, and save it."""
-    check_name(name)
+    set_destination(name, out_dir, replace)
     layout = read_layout(layout_path)
     cal = read_calibration(photo, layout, Path(photo).name)
     ts = learn(name, cal, seed)

@@ -171,6 +171,9 @@ def table_from_dict(data: Any) -> Table:
             score, detail = _score_hand(name, seat, raw["hand"], winner, rules, options)
         elif "score" in raw:
             score = raw["score"]
+            if not isinstance(score, int):  # JSON Schema's "integer" lets 10.0 and 1e2 through
+                raise SettlementError(f"{name}: score {score!r} is written as a decimal; "
+                                      f"write whole points as {int(score)}")
         elif seat is None:
             score = 0
         else:
