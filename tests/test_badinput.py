@@ -126,12 +126,14 @@ def _damaged_tilesets(folder: Path) -> None:
     zip bomb (128 MB of zeros packed into 128 kB), a ``looks_like`` out of range."""
     good = Path(__file__).resolve().parents[1] / "models" / "tilesets" / "pungchow-1922"
     meta = json.loads((good / "tileset.json").read_text())
-    for name, text in (("good", json.dumps(meta)), ("bad-looks", json.dumps({**meta, "looks_like": "high"})), ("null", "null"),
-                       ("deep", "[" * 100_000 + "]" * 100_000), ("bomb", json.dumps(meta)), ("looks-seven", json.dumps({**meta, "looks_like": 7}))):
+    texts = {"good": json.dumps(meta), "bad-looks": json.dumps({**meta, "looks_like": "high"}), "null": "null",
+             "deep": "[" * 100_000 + "]" * 100_000, "bomb": json.dumps(meta), "looks-seven": json.dumps({**meta, "looks_like": 7})}
+    for name, text in texts.items():
         (folder / name).mkdir(parents=True)
         (folder / name / "tileset.json").write_text(text)
         shutil.copy(good / "prototypes.npz", folder / name)
-    with zipfile.ZipFile(folder / "bomb" / "prototypes.npz", "w", zipfile.ZIP_DEFLATED) as z, z.open("labels.npy", "w", force_zip64=True) as f:
+    bomb = folder / "bomb" / "prototypes.npz"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z, z.open("labels.npy", "w", force_zip64=True) as f:
         zeros = bytes(1 << 20)
         for _ in range(128):
             f.write(zeros)
