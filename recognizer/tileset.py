@@ -17,6 +17,7 @@ import re
 import shutil
 import tempfile
 import zipfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -474,7 +475,7 @@ def list_tilesets() -> list[str]:
 def read_layout(path: "str | Path") -> list[list[str]]:
     """The layout file: {"rows": [[code, ...], ...]} (or a bare list of rows), codes row by row."""
     try:
-        data = load_json_file(path, "layout")
+        data = load_json_file(path, "layout", max_bytes=MAX_META_BYTES)
     except JsonInputError as exc:
         raise TileSetError(f"cannot read layout {path}: {exc}; it must be JSON like {{\"rows\": [[\"1D\", \"2D\"], [\"EW\"]]}}") from None
     rows = data.get("rows") if isinstance(data, dict) else data
@@ -485,11 +486,15 @@ def check_layout(rows: object, where: str = "the layout") -> list[list[str]]:
     """Rows of known, distinct codes, enough of them to learn a set from."""
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
         raise TileSetError(f"{where} needs \"rows\": a list of non-empty lists of tile codes")
-    bad = [c for r in rows for c in r if c not in ALL_CODES or c == "XX"]
+    most = len(ALL_CODES) - 1  # every face but XX, once
+    count = sum(len(r) for r in rows)
+    if count > most:
+        raise TileSetError(f"{where} lists {count:,} tiles; a set has {most} different faces: lay out one tile of each, each code once")
+    bad = [c for r in rows for c in r if not isinstance(c, str) or c not in ALL_CODES or c == "XX"]
     if bad:
-        raise TileSetError(f"{where} has unknown tile codes {bad}; use codes like 1D, 9C, EW, RD, 1F")
+        raise TileSetError(f"{where} has unknown tile codes {[str(c)[:8] for c in bad[:10]]}; use codes like 1D, 9C, EW, RD, 1F")
     codes = [c for r in rows for c in r]
-    twice = sorted({c for c in codes if codes.count(c) > 1})
+    twice = sorted(code for code, n in Counter(codes).items() if n > 1)
     if twice:
         raise TileSetError(f"{where} names {twice} more than once; lay out one tile of each face, each code once")
     if len(codes) < MIN_TILES:

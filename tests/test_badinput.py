@@ -24,6 +24,7 @@ import pytest
 from PIL import Image
 
 from pungchow.cli import main
+from scoring.tiles import ALL_CODES
 
 HERE = Path(__file__).parent / "badinput"
 CASES_FILE = HERE / "cases.txt"
@@ -102,6 +103,13 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, shape in (("thin-1x1000.png", (1000, 1)), ("thin-5x5000.jpg", (5, 5000)), ("thin-1x20000.png", (1, 20000))):
         cv2.imwrite(str(gen / name), np.full((*shape, 3), 200, np.uint8))
     _datasets(gen)
+    for name, size in (("huge-hand.json", 60_000_000), ("huge-layout.json", 10_000_000), ("ds-huge/annotations.json", 100_000_000)):
+        (gen / name).parent.mkdir(exist_ok=True)
+        with open(gen / name, "wb") as f:  # sparse: refused by its size before a byte is read
+            f.truncate(size)
+    rows = [list(ALL_CODES[:9])] * 40
+    (gen / "layout-360-tiles.json").write_text(json.dumps({"rows": rows}))
+    (gen / "layout-1.9mb.json").write_text(json.dumps({"rows": rows * 4000}))
     _damaged_tilesets(gen / "home-damaged" / "tilesets")
     (gen / "sets-with-file").mkdir()
     (gen / "sets-with-file" / "mine").write_bytes(b"keep me")

@@ -14,13 +14,15 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
 from pungchow.cli import main
 from recognizer.errors import TileSetError
-from recognizer.tileset import check_name
+from recognizer.tileset import check_layout, check_name
+from scoring.tiles import PLAYING_CODES
 from webapp.history import History
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -134,3 +136,12 @@ def test_the_page_reads_a_photo_beside_a_damaged_tile_set(tmp_path: Path, monkey
     assert "broken" in known_tilesets()
     assert read_tiles(reader, photo).tiles
     assert tileset_offer(reader, photo) is None
+
+
+def test_checking_a_long_layout_is_quick_and_names_the_count() -> None:
+    """A layout of 20,007 codes was checked with ``list.count`` per code (a 1.2 MB layout ran over 600 s of CPU)."""
+    rows = [list(PLAYING_CODES[:9])] * 2223
+    started = time.process_time()
+    with pytest.raises(TileSetError, match="lists 20,007 tiles"):
+        check_layout(rows)
+    assert time.process_time() - started < 0.5
