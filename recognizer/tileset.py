@@ -468,7 +468,7 @@ def list_tilesets() -> list[str]:
     names = set()
     for base in (user_tileset_dir(), builtin_tileset_dir()):
         if base.is_dir():
-            names |= {p.parent.name for p in base.glob("*/tileset.json")}
+            names |= {p.parent.name for p in base.glob("*/tileset.json") if _NAME_RE.fullmatch(p.parent.name)}  # a folder no set may be named is not a set
     return sorted(names)
 
 

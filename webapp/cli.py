@@ -19,7 +19,8 @@ from pungchow.argtypes import address, port
 from webapp.history import default_db_path
 from webapp.photos import SERVER_UPLOAD_MB
 
-APP_PATH = Path(__file__).with_name("app.py")
+#: What Streamlit runs: the page (``app.py``) behind the guard on Host and framing (``server.py``).
+APP_PATH = Path(__file__).with_name("server.py")
 
 
 def streamlit_command(args: argparse.Namespace) -> list[str]:

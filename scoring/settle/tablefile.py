@@ -17,6 +17,7 @@ from scoring.jsonfile import JsonInputError, load_json
 from scoring.settle.core import SettlingBook
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
 from scoring.settle.registry import settling_book, settling_books
+from scoring.text import control_characters, one_line
 from scoring.tiles import COPIES_OF_A_TILE
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "table.v1.json"
@@ -162,6 +163,9 @@ def table_from_dict(data: Any) -> Table:
     for i, raw in enumerate(data["players"]):
         seat = raw["seat"]
         name = raw.get("name") or (SEAT_NAMES[seat] if seat else f"player {i + 1}")
+        if control_characters(name):
+            raise SettlementError(f"player name '{one_line(name)[:60]}' holds a control character (a new line, a tab or a terminal "
+                                  "escape), which would print as another line or move the text: retype the name")
         winner = bool(raw.get("winner", raw.get("hand", {}).get("winner", False)))
         detail = None
         if "hand" in raw:

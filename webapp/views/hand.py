@@ -16,7 +16,18 @@ from webapp import reviewer, state
 from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
 from webapp.recognition import known_tilesets, tileset_offer
 from webapp.scores import total_text
-from webapp.widgets import history, page_title, read_tiles_once, reader, rule_set_chooser, show_breakdown, text_table, user_errors
+from webapp.text import markdown_text
+from webapp.widgets import (
+    history,
+    page_title,
+    player_words,
+    read_tiles_once,
+    reader,
+    rule_set_chooser,
+    show_breakdown,
+    text_table,
+    user_errors,
+)
 
 #: The review on this page; its widgets keep the ``w_`` keys the page always had.
 SLOT = reviewer.Slot(state.REVIEW, state.PHOTO, state.PICKED_TILE, state.REVIEW_VERSION, "w")
@@ -59,13 +70,13 @@ def photo_in() -> None:
             start_review(rv.Review(), photo)
             progress.progress(1.0, text="The tiles could not be read")
             status.update(label="The photo is kept; add its tiles below", state="error")
-            st.warning(str(exc))
+            st.warning(player_words(str(exc)))
             return
         progress.progress(1.0, text=f"Read {len(found.tiles)} tiles")
         status.update(label=f"Read {len(found.tiles)} tiles: check them below", state="complete")
     start_review(found, photo)
     if offer:
-        st.info(offer)
+        st.info(markdown_text(offer))
 
 
 def typed_in() -> None:

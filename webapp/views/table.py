@@ -16,7 +16,7 @@ from webapp.photos import read_photo, thumbnail_jpeg
 from webapp.review import Review, to_hand
 from webapp.scores import total_text
 from webapp.text import markdown_rows, markdown_text
-from webapp.widgets import history, page_title, read_tiles_once, rule_set_chooser, show_breakdown, text_table, user_errors
+from webapp.widgets import history, page_title, player_words, read_tiles_once, rule_set_chooser, show_breakdown, text_table, user_errors
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 NOBODY = -1
@@ -150,7 +150,7 @@ def show_settlement(table: tb.Table, rules: str) -> None:
     with st.expander("Every payment, why, and where the book says so"):
         st.table(markdown_rows(text_table(tb.payment_lines(settlement))))
         for note in settlement.get("notes", []):
-            st.caption(note)
+            st.caption(markdown_text(note))
     save_deal(table, rules, results, settlement)
 
 
@@ -226,4 +226,4 @@ with user_errors():
         try:
             show_settlement(current_table(), rules)
         except PungChowError as exc:
-            st.error(str(exc))
+            st.error(player_words(str(exc)))
