@@ -224,7 +224,7 @@ def load_dataset(root: str | Path) -> Dataset:
     if not present:
         raise DatasetError(f"{root} is not a dataset: {path} is missing (make one with `pungchow data generate`)")
     try:
-        data = load_json_file(path, "annotations", max_bytes=MAX_ANNOTATION_BYTES)
+        data = load_json_file(path, "annotations", max_bytes=MAX_ANNOTATION_BYTES, max_items=None)
     except JsonInputError as exc:
         raise DatasetError(f"{path}: {exc}") from None
     if not isinstance(data, dict):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import InvalidHandError, NotationError
-from scoring.jsonfile import JsonInputError, load_json
+from scoring.jsonfile import JsonInputError, load_json, schema_problems
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import COPIES_OF_A_TILE, Tile, format_tiles, parse_tile, parse_tiles
 
@@ -497,8 +497,6 @@ def validate_hand_json(data: Any) -> None:
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(hand_schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        raise InvalidHandError(
-            [f"hand JSON at {'/'.join(str(p) for p in e.absolute_path) or 'top level'}: {e.message}" for e in errors]
-        )
+    problems = schema_problems(validator.iter_errors(data), "hand")
+    if problems:
+        raise InvalidHandError(problems)

@@ -107,6 +107,11 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (gen / name).parent.mkdir(exist_ok=True)
         with open(gen / name, "wb") as f:  # sparse: refused by its size before a byte is read
             f.truncate(size)
+    (gen / "hand-380k-tiles.json").write_text('{"concealed": [' + ",".join(['"1D"'] * 380_000) + '], "winner": true}')
+    (gen / "hand-600k-objects.json").write_text('{"melds": [' + ",".join(["{}"] * 600_000) + "]}")
+    (gen / "hand-1000-melds.json").write_text('{"melds": [' + ",".join(["{}"] * 1000) + "]}")
+    table = json.loads((HERE / "files" / "table-fraction-score.json").read_text())
+    (gen / "table-1000-players.json").write_text(json.dumps({**table, "players": table["players"] * 250}))
     rows = [list(ALL_CODES[:9])] * 40
     (gen / "layout-360-tiles.json").write_text(json.dumps({"rows": rows}))
     (gen / "layout-1.9mb.json").write_text(json.dumps({"rows": rows * 4000}))

@@ -39,7 +39,7 @@ def rotate_dataset(src: Path, out: Path, turns: int) -> Path:
         raise DatasetError(f"{out} already holds a dataset: choose a new folder")
     check_dataset_out(out)
     load_dataset(src)
-    data = load_json_file(src / ANNOTATIONS_FILE, "annotations", max_bytes=MAX_ANNOTATION_BYTES)
+    data = load_json_file(src / ANNOTATIONS_FILE, "annotations", max_bytes=MAX_ANNOTATION_BYTES, max_items=None)
     sizes = {}
     for im in data["images"]:
         source = inside(src, im["file_name"], "an image")

@@ -13,7 +13,7 @@ from typing import Any
 
 from scoring.errors import PungChowError
 from scoring.hand import Hand, hand_schema
-from scoring.jsonfile import JsonInputError, load_json
+from scoring.jsonfile import JsonInputError, load_json, schema_problems
 from scoring.settle.core import SettlingBook
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
 from scoring.settle.registry import settling_book, settling_books
@@ -40,10 +40,9 @@ def validate_table_json(data: Any) -> None:
     hand = hand_schema()
     registry = Registry().with_resource(hand["$id"], Resource.from_contents(hand))
     validator = jsonschema.Draft202012Validator(table_schema(), registry=registry)
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        raise SettlementError("; ".join(
-            f"table JSON at {'/'.join(str(p) for p in e.absolute_path) or 'top level'}: {e.message}" for e in errors))
+    problems = schema_problems(validator.iter_errors(data), "table")
+    if problems:
+        raise SettlementError("; ".join(problems))
 
 
 def book_for(data: dict[str, Any]) -> SettlingBook:
