@@ -145,3 +145,22 @@ def test_checking_a_long_layout_is_quick_and_names_the_count() -> None:
     with pytest.raises(TileSetError, match="lists 20,007 tiles"):
         check_layout(rows)
     assert time.process_time() - started < 0.5
+
+
+def test_tileset_add_on_a_full_disk_is_one_message_and_keeps_the_set_it_replaces(tmp_path: Path) -> None:
+    """Calibrating a set again with --replace when the disk fills: the old set's files stay whole, no part is left."""
+    source = ROOT / "models" / "tilesets" / "pungchow-1922" / "source"
+    old = tmp_path / "sets" / "mine"
+    shutil.copytree(ROOT / "models" / "tilesets" / "pungchow-1922", old, ignore=shutil.ignore_patterns("source"))
+    before = {p.name: p.read_bytes() for p in old.iterdir()}
+    done = _run(f"""
+        import resource, signal, sys
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, ({FULL_AFTER}, {FULL_AFTER}))
+        from pungchow.cli import main
+        sys.exit(main(["tileset", "add", "mine", sys.argv[1], "--layout", sys.argv[2], "--into", sys.argv[3], "--replace"]))
+    """, str(source / "illustration_1.jpg"), str(source / "layout.json"), str(tmp_path / "sets"))
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "cannot save tile set 'mine'" in done.stderr
+    assert {p.name: p.read_bytes() for p in old.iterdir()} == before
+    assert sorted(p.name for p in (tmp_path / "sets").iterdir()) == ["mine"]
