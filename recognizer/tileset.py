@@ -402,12 +402,12 @@ def _read_set_files(name: str, folder: Path, again: str) -> TileSet:
     if meta.get("classifier_sha256") != load_model("classifier").meta["sha256"]:
         raise TileSetError(f"tile set {name!r} was calibrated with another classifier; {again}")
     npz = folder / "prototypes.npz"
-    with zipfile.ZipFile(npz) as z:
-        unpacked = sum(info.file_size for info in z.infolist())
-    if unpacked > MAX_PROTOTYPE_BYTES:
-        raise TileSetError(f"tile set {name!r}: {npz} unpacks to {unpacked:,} bytes, more than the {MAX_PROTOTYPE_BYTES:,} "
-                           f"a set holds; {again}")
     try:
+        with zipfile.ZipFile(npz) as packed:
+            unpacked = sum(info.file_size for info in packed.infolist())
+        if unpacked > MAX_PROTOTYPE_BYTES:
+            raise TileSetError(f"tile set {name!r}: {npz} unpacks to {unpacked:,} bytes, more than the {MAX_PROTOTYPE_BYTES:,} "
+                               f"a set holds; {again}")
         with np.load(npz, allow_pickle=False) as z:
             arrays = {k: z[k] for k in ("labels", "embeddings", "corners", "levels", "templates")}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
