@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from scoring.errors import PungChowError
+from scoring.text import one_line
 
 #: Modules that add sub-commands, every one part of the product but the training data's.
 COMMAND_MODULES = ("scoring.cli", "scoring.settle.cli", "recognizer.cli", "webapp.cli", "pungchow_data.cli")
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except PungChowError as exc:
-        print(f"pungchow: {exc}", file=sys.stderr)
+        print(f"pungchow: {one_line(exc)}", file=sys.stderr)  # a name or path holding a new line or escape stays one line
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

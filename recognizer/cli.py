@@ -71,8 +71,12 @@ def _print_recognition(res: "Recognition", as_json: bool, *, won_by_given: bool 
 def _offer_tileset(rgb: "object", res: "Recognition", current: str | None) -> None:
     """Say when a calibrated set would read the photo better (on stderr, so JSON output stays clean)."""
     from recognizer.pipeline import better_tileset
+    from recognizer.tileset import read_all_tilesets
 
-    better = better_tileset(rgb, res, current)  # type: ignore[arg-type]
+    sets, damaged = read_all_tilesets()
+    for note in damaged:
+        print(f"note: {note}", file=sys.stderr)
+    better = better_tileset(rgb, res, current, sets)  # type: ignore[arg-type]
     if better:
         print(f"note: {better}", file=sys.stderr)
 
@@ -102,7 +106,7 @@ def _classify(args: argparse.Namespace) -> int:
         try:
             d = classify_tile_image(load_photo(path), ts)
         except BadPhotoError as exc:
-            raise BadPhotoError(f"{path}: {exc}") from None
+            raise BadPhotoError(str(exc) if str(path) in str(exc) else f"{path}: {exc}") from None
         top3 = [{"code": CLASSES[int(c)], "p": round(float(p), 3)} for c, p in zip(d.top3[0], d.top3_p[0])]
         out.append({"image": str(path), "code": d.code(0), "confidence": round(float(d.confidence[0]), 3), "top3": top3})
     if args.json:

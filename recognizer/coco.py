@@ -27,7 +27,7 @@ from typing import Any
 
 from recognizer.group import GroupKind
 from scoring.errors import PungChowError
-from scoring.jsonfile import JsonInputError, load_json_file
+from scoring.jsonfile import MAX_ANNOTATION_BYTES, JsonInputError, load_json_file
 from scoring.tiles import ALL_CODES
 
 ANNOTATIONS_FILE = "annotations.json"
@@ -224,7 +224,7 @@ def load_dataset(root: str | Path) -> Dataset:
     if not present:
         raise DatasetError(f"{root} is not a dataset: {path} is missing (make one with `pungchow data generate`)")
     try:
-        data = load_json_file(path, "annotations")
+        data = load_json_file(path, "annotations", max_bytes=MAX_ANNOTATION_BYTES, max_items=None)
     except JsonInputError as exc:
         raise DatasetError(f"{path}: {exc}") from None
     if not isinstance(data, dict):

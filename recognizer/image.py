@@ -23,6 +23,9 @@ MAX_FULL_DECODE_PIXELS = 50_000_000
 MAX_FILE_BYTES = 100_000_000
 #: Decode big JPEGs at a reduced size as long as the long side stays at least this.
 WORK_LONG_SIDE = 1000
+#: The most a photo's long side may be of its short side: a phone's panorama is about 4:1, and a strip
+#: thinner than this shows no hand (shrunk for reading, it would be less than a pixel across).
+MAX_ASPECT = 20
 
 
 def load_photo(source: "str | Path | bytes") -> np.ndarray:
@@ -43,6 +46,7 @@ def load_photo_sized(source: "str | Path | bytes") -> tuple[np.ndarray, tuple[in
     if not data:
         raise BadPhotoError(f"{name} is empty (0 bytes); take or copy the photo again")
     width, height, fmt, orientation = read_header(data, name)
+    check_shape(width, height, name)
     if width * height > MAX_PIXELS:
         raise BadPhotoError(
             f"{name} is {width}x{height} ({width * height / 1e6:.0f} MP), more than the {MAX_PIXELS / 1e6:.0f} MP we read; "
@@ -69,6 +73,27 @@ def load_photo_sized(source: "str | Path | bytes") -> tuple[np.ndarray, tuple[in
         s = WORK_LONG_SIDE / max(h, w)
         rgb = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
     return rgb, ((height, width) if exif_orientation(orientation) >= 5 else (width, height))
+
+
+def check_shape(width: int, height: int, name: str = "the photo") -> None:
+    """Refuse a picture with no pixels or one far longer than wide, before anything scales it: every
+    reader (the photo loader, the levelling, a tile set's photo) shrinks photos, and a 1x20000 strip
+    shrunk is less than a pixel across."""
+    if min(width, height) < 1:
+        raise BadPhotoError(f"{name} is {width}x{height} pixels: it holds no picture; take or copy the photo again")
+    if max(width, height) > MAX_ASPECT * min(width, height):
+        raise BadPhotoError(
+            f"{name} is {width}x{height} pixels, {max(width, height) // min(width, height)} times longer than wide; "
+            f"a photo of a hand is at most {MAX_ASPECT}:1: crop it to the hand or take it again")
+
+
+def shrunk(rgb: np.ndarray, scale: float) -> np.ndarray:
+    """``rgb`` scaled by ``scale`` (below 1), every side kept at least one pixel (an array handed in
+    directly has not met ``check_shape``)."""
+    h, w = rgb.shape[:2]
+    if min(round(w * scale), round(h * scale)) >= 1:
+        return cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
 
 
 def _orientation_tag(im: Image.Image) -> object:

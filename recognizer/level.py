@@ -18,6 +18,7 @@ from recognizer.classify import NT_INDEX, softmax
 from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, detect
 from recognizer.detections import Detections
 from recognizer.geometry import DETECT_LONG_SIDE, crop_turned, edge_direction, to_input
+from recognizer.image import shrunk
 from recognizer.models import Model, load_model
 
 #: A slant under this many degrees is left alone: the classifier is trained on tiles turned that little.
@@ -113,7 +114,7 @@ def turned(rgb: np.ndarray, degrees: float, scale: float = 1.0) -> tuple[np.ndar
     """The photo scaled and turned ``degrees`` anticlockwise onto a canvas that holds all of it, and the 2 x 3 matrix
     taking photo pixels there. A quarter turn is exact and quick; other turns fill the corners with the photo's
     border colour (repeating the border could draw half a tile there)."""
-    small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else rgb
+    small = shrunk(rgb, scale) if scale < 1.0 else rgb
     sh, sw = small.shape[:2]
     quarter = {90.0: (cv2.ROTATE_90_COUNTERCLOCKWISE, [[0.0, 1.0, 0.0], [-1.0, 0.0, float(sw)]]),
                -90.0: (cv2.ROTATE_90_CLOCKWISE, [[0.0, -1.0, float(sh)], [1.0, 0.0, 0.0]]),
@@ -195,7 +196,7 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     h, w = rgb.shape[:2]
     side = look_side(dets, max(h, w))
     look = min(1.0, side / max(h, w))
-    small = cv2.resize(rgb, None, fx=look, fy=look, interpolation=cv2.INTER_AREA) if look < 1.0 else rgb
+    small = shrunk(rgb, look) if look < 1.0 else rgb
     as_taken = detect(small, model, long_side=side)  # one look's boxes, each fitted at one scale, may show it clearer
     degrees, agreement = max(slant(rgb, dets), slant(rgb, as_taken.with_(boxes=as_taken.boxes / look)), key=lambda s: s[1])
     slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT

@@ -9,11 +9,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from pungchow.argtypes import write_image
 from recognizer.blas import one_blas_thread
 from recognizer.classify import classify
 from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
 from recognizer.detect import detect, other_looks
-from recognizer.errors import BadPhotoError
 from recognizer.group import group
 from recognizer.hand import Recognition, build_hand
 from recognizer.image import load_photo, load_photo_sized
@@ -79,17 +79,18 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
                        decoding)
 
 
-def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None) -> "Suggestion | None":
+def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None,
+                   sets: dict[str, TileSet] | None = None) -> Suggestion | None:
     """Which calibrated set would read this photo better than ``current`` (None: the usual faces), by the set's
     own face match on the tiles found (``result``'s when it read the photo as taken; else found again and, as
     ``recognize`` does, read level: a set's faces match only tiles standing in their boxes); None when no set
-    looks like the photo. The page and ``pungchow photo`` offer it."""
+    looks like the photo; among ``sets`` when the caller has read them. The page and ``pungchow photo`` offer it."""
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
     with one_blas_thread():
         if result is not None and not result.turned:
-            return suggest_tileset(rgb, result.detections, current)
+            return suggest_tileset(rgb, result.detections, current, sets)
         rgb, dets, _ = read_level(rgb, detect(rgb))
-        return suggest_tileset(rgb, dets, current)
+        return suggest_tileset(rgb, dets, current, sets)
 
 
 def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, out: "str | Path") -> None:
@@ -99,5 +100,4 @@ def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, 
 
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
     img = cv2.cvtColor(recognition_overlay(rgb, result.to_json()), cv2.COLOR_RGB2BGR)
-    if not cv2.imwrite(str(out), img):
-        raise BadPhotoError(f"could not write the overlay to {out}; give a writable path ending in .png or .jpg")
+    write_image(Path(out), img)  # whole or not at all: an old file replaced with --force survives a full disk

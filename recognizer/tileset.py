@@ -21,6 +21,7 @@ import re
 import shutil
 import tempfile
 import zipfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import replace as with_fields
@@ -84,7 +85,11 @@ COMPLETE_AGREEMENT = 0.9
 COMPLETE_FOUND = 0.95
 #: The fewest distinct faces a calibration may learn from.
 MIN_TILES = 9
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+#: The largest tileset.json read (a set's is about 1 kB), and the most a prototypes.npz may unpack to (a
+#: set's is under 1 MB; a zip bomb claims gigabytes).
+MAX_META_BYTES = 1_000_000
+MAX_PROTOTYPE_BYTES = 64_000_000
 
 
 def complete_set_counts(codes: tuple[str, ...]) -> np.ndarray | None:
@@ -384,7 +389,7 @@ class TileSet:
 
 def check_name(name: str) -> str:
     """A set's name is one folder name: no path parts, so no set is read or written outside its folder."""
-    if not _NAME_RE.match(name or ""):
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
         raise TileSetError(f"tile set name {name!r}: use letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit)")
     return name
 
@@ -403,21 +408,33 @@ def load_tileset(name: str) -> TileSet:
 
 
 def _read_meta(name: str, folder: Path) -> dict[str, Any]:
+    """A set's description, read with the bounded JSON reader (a damaged or oversized file is named, never a traceback)."""
     try:
-        meta = json.loads((folder / "tileset.json").read_text())
-        if not isinstance(meta, dict):
-            raise ValueError("not a JSON object")
-        return meta
-    except (OSError, ValueError) as exc:
+        meta = load_json_file(folder / "tileset.json", "tile set", max_bytes=MAX_META_BYTES)
+    except JsonInputError as exc:
         raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged ({exc}); learn it again into a new name, "
                            f"or delete {folder} and start again") from None
+    if not isinstance(meta, dict):
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged (not a JSON object); learn it again into a "
+                           f"new name, or delete {folder} and start again")
+    return meta
 
 
 def _read_folder(name: str, folder: Path, writable: bool = False) -> TileSet:
+    """One set's files read and checked; anything wrong with them is a TileSetError naming the set."""
+    again = f"calibrate it again: pungchow tileset add {name} PHOTO --layout LAYOUT.json --replace"
+    try:
+        return _read_set_files(name, folder, again, writable)
+    except TileSetError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError, MemoryError, zipfile.BadZipFile) as exc:
+        raise TileSetError(f"tile set {name!r} in {folder} is damaged ({type(exc).__name__}); {again}") from None
+
+
+def _read_set_files(name: str, folder: Path, again: str, writable: bool) -> TileSet:
     """The set in ``folder``: its examples (embedded again, and written back where the folder is the user's, when the
     classifier changed) and its calibration's prototypes (derived again from the calibration's examples when the
     classifier changed; a set calibrated before examples were kept is refused then, with the command that rebuilds it)."""
-    again = f"calibrate it again: pungchow tileset add {name} PHOTO --layout LAYOUT.json --replace"
     meta = _read_meta(name, folder)
     examples = None
     if (folder / EXAMPLES_FILE).is_file():
@@ -432,26 +449,34 @@ def _read_folder(name: str, folder: Path, writable: bool = False) -> TileSet:
         if examples is None:
             raise TileSetError(f"tile set {name!r}: {folder} holds neither examples nor a calibration; {again}")
         return TileSet.of_examples(name, examples)
-    try:
-        codes = tuple(str(c) for c in meta["codes"])
-    except (KeyError, TypeError) as exc:
-        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged ({exc}); {again}") from None
+    codes = meta.get("codes")
+    if not isinstance(codes, list) or not codes or not all(isinstance(c, str) and c in ALL_CODES for c in codes):
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged (its \"codes\" are not a list of tile codes); {again}")
+    looks_like = meta.get("looks_like", LOOKS_LIKE)
+    if isinstance(looks_like, bool) or not isinstance(looks_like, (int, float)) or not 0.0 <= looks_like <= 1.0:
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged (\"looks_like\" is {str(looks_like)[:20]!r}, "
+                           f"not a number from 0 to 1); {again}")
     if meta.get("classifier_sha256") != load_model("classifier").meta["sha256"]:
         calibration = examples.without(np.array([s.startswith("calibration:") for s in examples.sources])) if examples else None
         if calibration is None or not len(calibration):
             raise TileSetError(f"tile set {name!r} was calibrated with another classifier; {again}")
-        return prototypes_of(name, calibration, float(meta.get("looks_like", LOOKS_LIKE)), examples)
+        return prototypes_of(name, calibration, float(looks_like), examples)
+    npz = folder / "prototypes.npz"
     try:
-        with np.load(folder / "prototypes.npz") as z:
+        with zipfile.ZipFile(npz) as packed:
+            unpacked = sum(info.file_size for info in packed.infolist())
+        if unpacked > MAX_PROTOTYPE_BYTES:
+            raise TileSetError(f"tile set {name!r}: {npz} unpacks to {unpacked:,} bytes, more than the {MAX_PROTOTYPE_BYTES:,} "
+                               f"a set holds; {again}")
+        with np.load(npz, allow_pickle=False) as z:
             arrays = {k: z[k] for k in ("labels", "embeddings", "corners", "levels", "templates")}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise TileSetError(f"tile set {name!r}: {folder / 'prototypes.npz'} is damaged or cut short ({exc}); {again}") from None
+        raise TileSetError(f"tile set {name!r}: {npz} is damaged or cut short ({exc}); {again}") from None
     n = len(arrays["labels"])
     if any(len(arrays[k]) != n for k in ("embeddings", "corners", "levels")) or len(arrays["templates"]) != len(codes):
-        raise TileSetError(f"tile set {name!r}: {folder / 'prototypes.npz'} does not match its tileset.json; {again}")
-    return TileSet(name, codes, arrays["labels"], arrays["embeddings"].astype(np.float32), arrays["corners"].astype(np.float32),
-                   arrays["levels"].astype(np.float32), arrays["templates"].astype(np.float32),
-                   float(meta.get("looks_like", LOOKS_LIKE)), examples)
+        raise TileSetError(f"tile set {name!r}: {npz} does not match its tileset.json; {again}")
+    return TileSet(name, tuple(codes), arrays["labels"], arrays["embeddings"].astype(np.float32), arrays["corners"].astype(np.float32),
+                   arrays["levels"].astype(np.float32), arrays["templates"].astype(np.float32), float(looks_like), examples)
 
 
 def prototypes_of(name: str, calibration: Examples, looks_like: float = LOOKS_LIKE, examples: Examples | None = None) -> TileSet:
@@ -528,6 +553,19 @@ def learn_from_corrected(name: str, photo: str | Path, corrected: str | Path, ou
     return summary_of(ts, folder)
 
 
+def read_all_tilesets() -> tuple[dict[str, TileSet], list[str]]:
+    """Every set in the folders, each read on its own: one damaged set is left out and named (second list), so
+    it never stops a photo being read without it."""
+    sets: dict[str, TileSet] = {}
+    damaged: list[str] = []
+    for name in list_tilesets():
+        try:
+            sets[name] = load_tileset(name)
+        except TileSetError as exc:
+            damaged.append(f"{exc} (skipped)")
+    return sets, damaged
+
+
 @dataclass(frozen=True)
 class Suggestion:
     """A calibrated set that would read a photo better, by its own face match."""
@@ -543,16 +581,14 @@ class Suggestion:
         return f"this photo looks like tile set {self.name!r} (its faces match {self.match:.2f}{against}): read it with --tileset {self.name}"
 
 
-def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = None) -> Suggestion | None:
-    """The calibrated set whose faces match the photo's tiles best, when it looks like one and would beat ``current``."""
+def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = None,
+                    sets: dict[str, TileSet] | None = None) -> Suggestion | None:
+    """The calibrated set whose faces match the photo's tiles best, when it looks like one and would beat ``current``;
+    among ``sets`` when given (read once by the caller), else among every set that reads."""
     if not len(dets):
         return None
     scores: dict[str, tuple[float, float]] = {}
-    for name in list_tilesets():
-        try:
-            ts = load_tileset(name)
-        except TileSetError:
-            continue
+    for name, ts in (read_all_tilesets()[0] if sets is None else sets).items():
         scores[name] = (ts.match_score(rgb, dets), ts.looks_like)
     base = scores.get(current, (0.0, 1.0))[0] if current else 0.0
     fits = [(m, n) for n, (m, need) in scores.items() if n != current and m >= need and m > base + OTHER_LOOK_MARGIN]
@@ -566,14 +602,14 @@ def list_tilesets() -> list[str]:
     names = set()
     for base in (user_tileset_dir(), builtin_tileset_dir()):
         if base.is_dir():
-            names |= {p.parent.name for p in base.glob("*/tileset.json")}
+            names |= {p.parent.name for p in base.glob("*/tileset.json") if _NAME_RE.fullmatch(p.parent.name)}  # a folder no set may be named is not a set
     return sorted(names)
 
 
 def read_layout(path: "str | Path") -> list[list[str]]:
     """The layout file: {"rows": [[code, ...], ...]} (or a bare list of rows), codes row by row."""
     try:
-        data = load_json_file(path, "layout")
+        data = load_json_file(path, "layout", max_bytes=MAX_META_BYTES)
     except JsonInputError as exc:
         raise TileSetError(f"cannot read layout {path}: {exc}; it must be JSON like {{\"rows\": [[\"1D\", \"2D\"], [\"EW\"]]}}") from None
     rows = data.get("rows") if isinstance(data, dict) else data
@@ -584,11 +620,15 @@ def check_layout(rows: object, where: str = "the layout") -> list[list[str]]:
     """Rows of known, distinct codes, enough of them to learn a set from."""
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
         raise TileSetError(f"{where} needs \"rows\": a list of non-empty lists of tile codes")
-    bad = [c for r in rows for c in r if c not in ALL_CODES or c == "XX"]
+    most = len(ALL_CODES) - 1  # every face but XX, once
+    count = sum(len(r) for r in rows)
+    if count > most:
+        raise TileSetError(f"{where} lists {count:,} tiles; a set has {most} different faces: lay out one tile of each, each code once")
+    bad = [c for r in rows for c in r if not isinstance(c, str) or c not in ALL_CODES or c == "XX"]
     if bad:
-        raise TileSetError(f"{where} has unknown tile codes {bad}; use codes like 1D, 9C, EW, RD, 1F")
+        raise TileSetError(f"{where} has unknown tile codes {[str(c)[:8] for c in bad[:10]]}; use codes like 1D, 9C, EW, RD, 1F")
     codes = [c for r in rows for c in r]
-    twice = sorted({c for c in codes if codes.count(c) > 1})
+    twice = sorted(code for code, n in Counter(codes).items() if n > 1)
     if twice:
         raise TileSetError(f"{where} names {twice} more than once; lay out one tile of each face, each code once")
     if len(codes) < MIN_TILES:
@@ -764,23 +804,41 @@ def learn(name: str, cal: Calibration, seed: int = 0) -> TileSet:
 
 def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, replace: bool = False) -> Path:
     """Write the set into ``out_dir`` (default: the user's folder) all at once; never over another set unless ``replace``."""
-    check_name(ts.name)
+    base, folder = set_destination(ts.name, out_dir, replace)
+    try:
+        return _write_set(ts, cal, base, folder)
+    except OSError as exc:
+        raise TileSetError(f"cannot save tile set {ts.name!r} in {base}: {exc.strerror or exc}; "
+                           "free some space or give a writable folder with --into") from None
+
+
+def set_destination(name: str, out_dir: Path | None = None, replace: bool = False) -> tuple[Path, Path]:
+    """The folder of sets and the set's own folder a calibration will write, checked before any photo is read."""
+    check_name(name)
     base = out_dir or user_tileset_dir()
     if out_dir is not None:
         if base.exists() and not base.is_dir():
             raise TileSetError(f"--into {base} is a file; give the folder that holds tile sets")
         if not base.exists() and not base.parent.is_dir():
             raise TileSetError(f"--into {base}: its parent folder {base.parent} does not exist; create it or give another folder")
-    elif (builtin_tileset_dir() / ts.name).is_dir():
-        raise TileSetError(f"{ts.name!r} is a built-in tile set; choose another name for yours (e.g. {ts.name}-mine)")
-    folder = base / ts.name
+    elif (builtin_tileset_dir() / name).is_dir():
+        raise TileSetError(f"{name!r} is a built-in tile set; choose another name for yours (e.g. {name}-mine)")
+    folder = base / name
+    if folder.exists() and not folder.is_dir():
+        raise TileSetError(f"{folder} is a file, not a tile set's folder: move it away or choose another name "
+                           "(--replace never overwrites a file)")
+    if (folder / "prototypes.npz").exists() and not replace:
+        raise TileSetError(f"a tile set named {name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
+    return base, folder
+
+
+def _write_set(ts: TileSet, cal: Calibration, base: Path, folder: Path) -> Path:
+    """Write the set's files beside ``folder`` first, then move them in: a failed write leaves the old set as it was.
+    What the player taught the set stays; an earlier calibration's tiles give way to this one's."""
     learnt = Examples.empty()
-    if folder.exists():
-        if (folder / "prototypes.npz").exists() and not replace:
-            raise TileSetError(f"a tile set named {ts.name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
-        if (folder / EXAMPLES_FILE).exists():  # what was learnt stays; an earlier calibration's tiles give way to this one's
-            kept = _read_folder(ts.name, folder, writable=True).examples or Examples.empty()
-            learnt = kept.without(np.array([not s.startswith("calibration:") for s in kept.sources], bool))
+    if (folder / EXAMPLES_FILE).exists():
+        kept = _read_folder(ts.name, folder, writable=True).examples or Examples.empty()
+        learnt = kept.without(np.array([not s.startswith("calibration:") for s in kept.sources], bool))
     examples = Examples.of_crops(cal.crops(), list(cal.codes), f"calibration:{cal.photo_name}") + learnt
     base.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{ts.name}-", dir=base))
@@ -803,7 +861,7 @@ def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, rep
 def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir: Path | None = None, seed: int = 0,
               replace: bool = False) -> tuple[TileSet, Path]:
     """Learn a set from a photo of one of each tile in the layout's rows, and save it."""
-    check_name(name)
+    set_destination(name, out_dir, replace)
     layout = read_layout(layout_path)
     cal = read_calibration(photo, layout, Path(photo).name)
     ts = learn(name, cal, seed)

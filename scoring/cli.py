@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,17 +20,30 @@ from scoring.tiles import check_notation_length
 DEFAULT_RULES = "harr-1922"
 
 
+class _Once(argparse.Action):
+    """An option that takes one value: given twice with different values it is a usage error, never the last one silently."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        given: dict[str, Any] = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in given and given[self.dest] != values:
+            parser.error(f"{option_string} {given[self.dest]} and {option_string} {values} disagree: give {option_string} once")
+        given[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
 def add_score_options(parser: argparse.ArgumentParser) -> None:
     """The options every scoring command shares (``score``, ``photo``)."""
-    parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule set name, or 'all' (default {DEFAULT_RULES}); see `pungchow rules`")
+    parser.add_argument("--rules", default=DEFAULT_RULES, action=_Once,
+                        help=f"rule set name, or 'all' (default {DEFAULT_RULES}); see `pungchow rules`")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a rule-set option, e.g. --option flowers=no (repeatable)")
-    parser.add_argument("--limit", help="the limit: a number, or 'none' for no limit (default: the book's)")
-    parser.add_argument("--won-by", choices=[m.value for m in WinMethod],
+    parser.add_argument("--limit", action=_Once, help="the limit: a number, or 'none' for no limit (default: the book's)")
+    parser.add_argument("--won-by", action=_Once, choices=[m.value for m in WinMethod],
                         help="how the winning tile came (default: discard when --winning is given, else wall)")
-    parser.add_argument("--winning", metavar="CODE", help="the winning tile, e.g. 2D (or MPSZ, e.g. 2z)")
-    parser.add_argument("--seat", default="E", help="the player's seat wind: E, S, W or N (default E)")
-    parser.add_argument("--round", default="E", help="the prevailing wind: E, S, W or N (default E)")
+    parser.add_argument("--winning", action=_Once, metavar="CODE", help="the winning tile, e.g. 2D (or MPSZ, e.g. 2z)")
+    parser.add_argument("--seat", action=_Once, help="the player's seat wind: E, S, W or N (default E)")
+    parser.add_argument("--round", action=_Once, help="the prevailing wind: E, S, W or N (default E)")
     parser.add_argument("--flag", action="append", default=[], choices=sorted(FLAGS),
                         help="a circumstance the tiles cannot show (repeatable)")
     parser.add_argument("--loser", action="store_true", help="score a hand that did not go out")
@@ -44,7 +58,10 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise PungChowError(f"--option takes NAME=VALUE, not {item!r}")
-        options[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        if name in options and options[name] != value:
+            raise PungChowError(f"--option {name}={options[name]} and --option {name}={value} disagree: give {name} once")
+        options[name] = value
     if args.limit is not None:
         if "limit" in options and options["limit"] != args.limit:
             raise PungChowError(f"--limit {args.limit} and --option limit={options['limit']} disagree: give the limit once")
@@ -58,16 +75,27 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
     if text.endswith(".json") or _names_a_file(path):
         if not _names_a_file(path) or path.is_dir():
             raise NotationError(f"no hand file at {text}: give hand notation or the path of a hand JSON file")
+        ignored = [option for option, given in _HAND_OPTIONS.items() if given(args)]
+        if ignored:
+            raise NotationError(f"the hand file {text} says how the hand was won and where its player sat, so {', '.join(ignored)} "
+                                "would be ignored: edit the file, or type the hand in notation with those options")
         return Hand.from_dict(load_json_file(path, "hand"))
     return Hand.parse(
         check_notation_length(text),
         winning_tile=args.winning,
         won_by=None if args.loser else args.won_by,
-        seat_wind=args.seat,
-        prevailing_wind=args.round,
+        seat_wind="E" if args.seat is None else args.seat,
+        prevailing_wind="E" if args.round is None else args.round,
         winner=not args.loser,
         flags=frozenset(args.flag),
     )
+
+
+#: The options a typed hand takes and a hand file holds itself (each: whether it was given).
+_HAND_OPTIONS: dict[str, Callable[[argparse.Namespace], bool]] = {
+    "--seat": lambda a: a.seat is not None, "--round": lambda a: a.round is not None, "--won-by": lambda a: bool(a.won_by),
+    "--winning": lambda a: bool(a.winning), "--flag": lambda a: bool(a.flag), "--loser": lambda a: bool(a.loser),
+}
 
 
 def _names_a_file(path: Path) -> bool:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import InvalidHandError, NotationError
-from scoring.jsonfile import JsonInputError, load_json
+from scoring.jsonfile import JsonInputError, load_json, schema_problems
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import COPIES_OF_A_TILE, Tile, format_tiles, parse_tile, parse_tiles
 
@@ -120,6 +120,14 @@ _FLAG_DESCRIPTIONS: dict[Flag, str] = {
 
 #: Each flag's name and what it means (the CLI's and the page's choices).
 FLAGS: dict[str, str] = {flag.value: flag.description for flag in Flag}
+
+#: Where the books say how each way of winning comes about: a hand that contradicts them cannot have
+#: happened at the table, so it is refused with the rule, never scored (``Hand.problems``).
+ROBBING_A_KONG = "Foster, American Code (1924), Part II, Law 90: Robbing a Kong"
+LOOSE_TILES = "Harr, Pung Chow (1922), Part I, Four of a Kind: the loose tile"
+HEAVENLY_PEACE = "Foster, American Code (1924), Part II, Law 100: Limit Hands, X. Heavenly Peace"
+KONG_ON_KONG = "Foster, American Code (1924), Part II, Law 100: Limit Hands, XV. Kong on Kong"
+FIRST_CARD_PLAYED = "Harr, Pung Chow (1922), Part II, Bonus Scores (p. 62), 5; Foster, Law 100, XI. Earthly Peace"
 
 
 def _as_flag(value: Flag | str) -> Flag | str:
@@ -296,7 +304,10 @@ class Hand:
                 found.append(f"the winning tile {self.winning_tile} is not in the hand")
             elif self.won_by is WinMethod.DISCARD and self._only_in_concealed_kongs(self.winning_tile):
                 found.append(f"the winning tile {self.winning_tile} lies only in a concealed kong, which a discard cannot complete")
+            else:
+                found += self._winning_tile_problems(self.winning_tile)
         found += self._winning_set_problems()
+        found += self._way_of_winning_problems()
         for flag in sorted(str(f) for f in self.flags if not isinstance(f, Flag)):
             found.append(f"unknown circumstance {flag!r}: use {', '.join(FLAGS)}")
         if not self.winner and self.won_by is not None:
@@ -324,6 +335,52 @@ class Hand:
         if self.winning_tile not in meld.tiles:
             return [f"{meld}{WINNING_MARK} is marked as completed by the winning tile, but {self.winning_tile} is not in it"]
         return []
+
+    def _winning_tile_problems(self, tile: Tile) -> list[str]:
+        """Where the winning tile lies must fit how it came: never only in a kong, never beside a pair of itself when
+        robbed from a kong, never only in a set laid out before the win when drawn from the wall."""
+        outside_kongs = tile in self.concealed or any(tile in m.tiles for m in self.melds if m.kind is not MeldKind.KONG)
+        if not outside_kongs:
+            return [f"the winning tile {tile} lies only in a kong, and a winning tile never completes a kong (a kong calls "
+                    f"for a loose tile, which is then the winning tile): give the tile the hand went out with"]
+        held = Counter(self.tiles)[tile]
+        if self.won_by is WinMethod.ROBBED_KONG and held > 1:
+            return [f"robbing a kong takes the fourth {tile} from another player's exposed three, so the winner holds no other "
+                    f"{tile}; this hand holds {held} [{ROBBING_A_KONG}]: give how the hand was won (--won-by)"]
+        laid_out = self._laid_out()
+        hidden = tile in self.concealed or any(tile in m.tiles for i, m in enumerate(self.melds) if i not in laid_out)
+        if self.won_by is not None and self.won_by.self_drawn and not hidden:
+            return [f"the winning tile {tile} was drawn ({self.won_by.value}), so it completed concealed tiles, but it lies "
+                    f"only in {' '.join(str(laid_out[i]) for i in laid_out if tile in laid_out[i].tiles)}, laid out before the "
+                    f"win: mark that set {WINNING_MARK} if the win completed it, or give how the hand was won (--won-by)"]
+        return []
+
+    def _laid_out(self) -> dict[int, Meld]:
+        """The sets exposed before the win, by index: every exposed set but the one the winning tile completed."""
+        return {i: m for i, m in enumerate(self.melds) if m.exposed and i != self.winning_set}
+
+    def _way_of_winning_problems(self) -> list[str]:
+        """How the hand was won, and the circumstances flagged, must fit the tiles and the seat."""
+        if not self.winner:
+            return []
+        found: list[str] = []
+        laid_out = list(self._laid_out().values())
+        if self.won_by is WinMethod.LOOSE_TILE and not self.kongs and not self.bonus:
+            found.append(f"a loose tile is drawn only after a kong (or a bonus tile), and this hand has neither [{LOOSE_TILES}]: "
+                         "give how the hand was won (--won-by), or the kong and bonus tiles it holds")
+        if self.won_by is WinMethod.ORIGINAL_HAND and laid_out:
+            found.append(f"a hand won on its original draw has laid nothing out, but this one shows "
+                         f"{' '.join(str(m) for m in laid_out)} [{HEAVENLY_PEACE}]: give how the hand was won (--won-by), "
+                         "or write those sets concealed")
+        if Flag.KONG_ON_KONG in self.flags and (len(self.kongs) < 2 or self.won_by is not WinMethod.LOOSE_TILE):
+            found.append(f"kong on kong is a win on the loose tile drawn after a second kong made with the first kong's loose "
+                         f"tile: it needs two kongs and --won-by loose-tile, and this hand has {len(self.kongs)} kong(s), won by "
+                         f"{self.won_by.value if self.won_by else 'no method'} [{KONG_ON_KONG}]: drop --flag kong-on-kong or fix the hand")
+        if Flag.FIRST_DISCARD in self.flags and (self.won_by is not WinMethod.DISCARD or self.seat_wind is Wind.EAST):
+            why = "East plays the first tile, so East cannot win on it" if self.seat_wind is Wind.EAST else \
+                f"the first tile played is East's discard, and this hand was won by {self.won_by.value if self.won_by else 'no method'}"
+            found.append(f"first-discard: {why} [{FIRST_CARD_PLAYED}]: drop --flag first-discard or fix the seat and --won-by")
+        return found
 
     def _only_in_concealed_kongs(self, tile: Tile) -> bool:
         elsewhere = tile in self.concealed or any(tile in m.tiles for m in self.melds if not (m.kind is MeldKind.KONG and m.concealed))
@@ -374,6 +431,9 @@ class Hand:
         if len(marked) > 1:
             raise InvalidHandError([f"{len(marked)} sets are marked winning: mark only the one the winning tile completed"])
         for m in data.get("melds", []):
+            if not m.get("concealed", False) and "XX" in m["tiles"]:
+                raise InvalidHandError([f"meld {''.join(m['tiles'])} is exposed but has face-down tiles, which mark a concealed kong: "
+                                        "set \"concealed\": true, or give its four faces"])
             meld = Meld.of([Tile.parse(c) for c in m["tiles"]], concealed=bool(m.get("concealed", False)))
             if meld.kind.value != m["kind"]:
                 raise InvalidHandError([f"meld {format_tiles(meld.tiles)} is a {meld.kind.value}, not a {m['kind']}"])
@@ -437,8 +497,6 @@ def validate_hand_json(data: Any) -> None:
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(hand_schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        raise InvalidHandError(
-            [f"hand JSON at {'/'.join(str(p) for p in e.absolute_path) or 'top level'}: {e.message}" for e in errors]
-        )
+    problems = schema_problems(validator.iter_errors(data), "hand")
+    if problems:
+        raise InvalidHandError(problems)

@@ -65,7 +65,12 @@ class Meld:
         s = text.strip()
         if len(s) < 2 or (s[0], s[-1]) not in (("[", "]"), ("(", ")")):
             raise NotationError(f"a declared set is written [1D1D1D] (exposed) or (1D1D1D1D) (concealed), not {text!r}")
-        return cls.of(parse_tiles(s[1:-1]), concealed=s[0] == "(")
+        tiles = parse_tiles(s[1:-1])
+        if s[0] == "[" and any(t.is_face_down for t in tiles):
+            shown = format_tiles(tuple(t for t in tiles if not t.is_face_down)[:1] * 4)
+            raise InvalidHandError([f"{s}: face-down ends mark a concealed kong (its fourth tile drawn, not claimed): write it "
+                                    f"({s[1:-1]}), or [{shown}] for an exposed kong"])
+        return cls.of(tiles, concealed=s[0] == "(")
 
     def __str__(self) -> str:
         body = format_tiles(self.tiles)

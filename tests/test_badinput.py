@@ -8,9 +8,12 @@ here, once per session.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
+import shutil
 import struct
+import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,10 +24,12 @@ import pytest
 from PIL import Image
 
 from pungchow.cli import main
+from scoring.tiles import ALL_CODES
 
 HERE = Path(__file__).parent / "badinput"
 CASES_FILE = HERE / "cases.txt"
 SAMPLE = Path(__file__).resolve().parents[1] / "recognizer" / "samples" / "finished-hand.jpg"
+SYNTH_SAMPLE = Path(__file__).parent / "fixtures" / "data" / "synth-sample"
 LONG_NOTATION = "1D" * 1000
 #: A file name longer than any file system allows (255 bytes).
 LONG_NAME = "n" * 300
@@ -95,7 +100,56 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cv2.imwrite(str(gen / "blank.jpg"), np.full((600, 800, 3), 230, np.uint8))
     (gen / "existing.png").write_bytes(b"keep me")
     (gen / "a-folder.png").mkdir()
+    for name, shape in (("thin-1x1000.png", (1000, 1)), ("thin-5x5000.jpg", (5, 5000)), ("thin-1x20000.png", (1, 20000))):
+        cv2.imwrite(str(gen / name), np.full((*shape, 3), 200, np.uint8))
+    _datasets(gen)
+    for name, size in (("huge-hand.json", 60_000_000), ("huge-layout.json", 10_000_000), ("ds-huge/annotations.json", 100_000_000)):
+        (gen / name).parent.mkdir(exist_ok=True)
+        with open(gen / name, "wb") as f:  # sparse: refused by its size before a byte is read
+            f.truncate(size)
+    (gen / "hand-380k-tiles.json").write_text('{"concealed": [' + ",".join(['"1D"'] * 380_000) + '], "winner": true}')
+    (gen / "hand-600k-objects.json").write_text('{"melds": [' + ",".join(["{}"] * 600_000) + "]}")
+    (gen / "hand-1000-melds.json").write_text('{"melds": [' + ",".join(["{}"] * 1000) + "]}")
+    table = json.loads((HERE / "files" / "table-fraction-score.json").read_text())
+    (gen / "table-1000-players.json").write_text(json.dumps({**table, "players": table["players"] * 250}))
+    rows = [list(ALL_CODES[:9])] * 40
+    (gen / "layout-360-tiles.json").write_text(json.dumps({"rows": rows}))
+    (gen / "layout-1.9mb.json").write_text(json.dumps({"rows": rows * 4000}))
+    _damaged_tilesets(gen / "home-damaged" / "tilesets")
+    (gen / "sets-with-file").mkdir()
+    (gen / "sets-with-file" / "mine").write_bytes(b"keep me")
     return gen
+
+
+def _datasets(gen: Path) -> None:
+    """A whole dataset, one whose image name leads out of its folder, and ones whose annotations are not a dataset's."""
+    shutil.copytree(SYNTH_SAMPLE, gen / "ds-ok")
+    shutil.copytree(SYNTH_SAMPLE, gen / "ds-escape")
+    data = json.loads((SYNTH_SAMPLE / "annotations.json").read_text())
+    data["images"][0]["file_name"] = "../escape-victim.jpg"
+    (gen / "ds-escape" / "annotations.json").write_text(json.dumps(data))
+    (gen / "escape-victim.jpg").write_bytes((SYNTH_SAMPLE / "images" / "000000.jpg").read_bytes())
+    for name, text in (("ds-list", "[1, 2]"), ("ds-images-string", '{"images": "x", "annotations": []}')):
+        (gen / name).mkdir()
+        (gen / name / "annotations.json").write_text(text)
+
+
+def _damaged_tilesets(folder: Path) -> None:
+    """Beside one good set, each way a set's files were found damaged: a bad ``looks_like``, a null, deep nesting, a
+    zip bomb (128 MB of zeros packed into 128 kB), a ``looks_like`` out of range."""
+    good = Path(__file__).resolve().parents[1] / "models" / "tilesets" / "pungchow-1922"
+    meta = json.loads((good / "tileset.json").read_text())
+    texts = {"good": json.dumps(meta), "bad-looks": json.dumps({**meta, "looks_like": "high"}), "null": "null",
+             "deep": "[" * 100_000 + "]" * 100_000, "bomb": json.dumps(meta), "looks-seven": json.dumps({**meta, "looks_like": 7})}
+    for name, text in texts.items():
+        (folder / name).mkdir(parents=True)
+        (folder / name / "tileset.json").write_text(text)
+        shutil.copy(good / "prototypes.npz", folder / name)
+    bomb = folder / "bomb" / "prototypes.npz"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z, z.open("labels.npy", "w", force_zip64=True) as f:
+        zeros = bytes(1 << 20)
+        for _ in range(128):
+            f.write(zeros)
 
 
 def _argv(case: Case, gen: Path, out: Path) -> list[str]:
@@ -121,8 +175,12 @@ def test_bad_input_case(case: Case, generated: Path, tmp_path: Path, capsys: pyt
     out.mkdir()
     existing = (generated / "existing.png").read_bytes()
     photo = (generated / "photo.jpg").read_bytes()
+    kept = {path: path.read_bytes() for path in kept_files(generated)}
+    argv = _argv(case, generated, out)
+    if argv[0].startswith("HOME="):  # the case runs with this folder as the user's data (its tile sets)
+        monkeypatch.setenv("PUNGCHOW_HOME", argv.pop(0).removeprefix("HOME="))
     try:
-        code = main(_argv(case, generated, out))
+        code = main(argv)
     except SystemExit as exc:  # argparse's usage errors
         code = int(exc.code or 0)
     stdout, stderr = capsys.readouterr()
@@ -138,6 +196,12 @@ def test_bad_input_case(case: Case, generated: Path, tmp_path: Path, capsys: pyt
             assert word.lower() in stdout.lower(), f"{word!r} not in {stdout[:2000]!r}"
     assert (generated / "existing.png").read_bytes() == existing, "an existing file was overwritten"
     assert (generated / "photo.jpg").read_bytes() == photo, "the photo was overwritten"
+    assert {path: path.read_bytes() for path in kept_files(generated)} == kept, "a file a case must never write was written"
+
+
+def kept_files(gen: Path) -> list[Path]:
+    """Files no case may change: a dataset's images and annotations, a file where a set's folder would go."""
+    return [*sorted((gen / "ds-ok").rglob("*.*")), gen / "escape-victim.jpg", gen / "sets-with-file" / "mine"]
 
 
 def _page_inputs() -> list[Case]:

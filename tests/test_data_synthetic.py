@@ -241,6 +241,8 @@ def test_cli_generate_sheet_and_errors(tmp_path: Path, capsys: pytest.CaptureFix
     assert {im.style for im in ds.images} == {"hk-sans"} and {im.split for im in ds.images} == {"test"}
     assert main(["data", "contact-sheet", str(out), str(tmp_path / "s.png")]) == 0
     assert cv2.imread(str(tmp_path / "s.png")) is not None
-    assert main(["data", "generate", str(out), "--count", "1", "--styles", "nope"]) == 2
+    assert main(["data", "generate", str(out), "--count", "1"]) == 2  # never over a dataset
+    assert "already holds a dataset" in capsys.readouterr().err
+    assert main(["data", "generate", str(tmp_path / "d2"), "--count", "1", "--styles", "nope"]) == 2
     assert main(["data", "contact-sheet", str(tmp_path / "missing"), str(tmp_path / "x.png")]) == 2
     assert "unknown tile style" in capsys.readouterr().err

@@ -130,7 +130,8 @@ def test_a_mark_that_cannot_be_names_the_problem(text: str, how: dict[str, Any],
 def test_every_flag_round_trips_through_json(flag: str) -> None:
     seat = "S" if flag in ("first-discard", "delayed-call") else "E"
     won_by = "loose-tile" if flag == "kong-on-kong" else "discard"
-    hand = Hand.parse("1B2B3B4C5C6C7D8D9D2B3B4BEWEW", winning_tile="EW", won_by=won_by, seat_wind=seat, flags={flag})
+    tiles = "1B2B3B4C5C6CEWEW (XX7D7DXX) [9D9D9D9D]" if flag == "kong-on-kong" else "1B2B3B4C5C6C7D8D9D2B3B4BEWEW"
+    hand = Hand.parse(tiles, winning_tile="EW", won_by=won_by, seat_wind=seat, flags={flag})
     again = Hand.from_json(hand.to_json())
     assert again == hand and again.flags == {flag}
 

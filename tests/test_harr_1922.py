@@ -175,11 +175,12 @@ def test_no_other_score_than_mah_jongg_in_the_limit_game() -> None:
     assert lines_of(result) == Counter(["mah-jongg +10", "no-other-score +10"])
 
 
-@pytest.mark.parametrize("won_by, rule", [("last-tile", "last-tile x2"), ("loose-tile", "loose-tile-win x2")])
-def test_last_tile_and_loose_tile_double_once(won_by: str, rule: str) -> None:
-    result = score("5C6C7C8D8D [2B2B2B] [3D4D5D] [6B7B8B]", LIMIT, winning_tile="7C", won_by=won_by)
+@pytest.mark.parametrize("won_by, rule, kong", [("last-tile", "last-tile x2", 0), ("loose-tile", "loose-tile-win x2", 1)])
+def test_last_tile_and_loose_tile_double_once(won_by: str, rule: str, kong: int) -> None:
+    # A loose tile is drawn only after a kong: that hand's 2B are four (8 exposed), not three (2).
+    result = score(f"5C6C7C8D8D [{'2B' * (3 + kong)}] [3D4D5D] [6B7B8B]", LIMIT, winning_tile="7C", won_by=won_by)
     assert lines_of(result)[rule] == 1
-    assert result.total == (10 + 2 + 4) * 2
+    assert result.total == (10 + (8 if kong else 2) + 4) * 2
 
 
 def test_winning_on_the_first_tile_played_earns_half_the_limit() -> None:
@@ -212,13 +213,23 @@ def test_going_out_with_the_fourth_tile_of_an_exposed_set_doubles_once() -> None
         ("2B3B4B8D8D [2B2B2B] [3D4D5D] [6B7B8B]", "4B"),
         # The three 2B were held concealed, not an exposed set of three.
         ("2B2B2B2B3B4B8D8D [3D4D5D] [6B7B8B]", "2B"),
-        # A fourth tile laid on the set makes a kong and calls for a loose tile; it cannot be the
-        # tile that completes the hand (four sets and a pair were already there).
-        ("5C6C7C8D8D [2B2B2B2B] [3D4D5D] [6B7B8B]", "2B"),
     ],
 )
 def test_the_fourth_tile_bonus_needs_that_tile_to_win_beside_an_exposed_three(hand: str, winning: str) -> None:
     result = score(hand, LIMIT, winning_tile=winning, won_by="wall")
+    assert "fourth-tile x2" not in lines_of(result)
+
+
+def test_a_fourth_tile_laid_on_the_set_never_wins_so_the_hand_is_refused() -> None:
+    # A fourth tile laid on the set makes a kong and calls for a loose tile; it cannot be the tile that completes
+    # the hand (four sets and a pair were already there), so a hand saying it did is refused, not scored.
+    with pytest.raises(InvalidHandError, match="lies only in a kong"):
+        score("5C6C7C8D8D [2B2B2B2B] [3D4D5D] [6B7B8B]", LIMIT, winning_tile="2B", won_by="wall")
+
+
+def test_the_fourth_tile_bonus_needs_a_fourth_tile_in_the_hand() -> None:
+    # Harr bonus 6: only three 2B in the hand, all in the exposed set: no fourth tile went out, no double.
+    result = score("5C6C7C8D8D [2B2B2B] [3D4D5D] [6B7B8B]", LIMIT, winning_tile="2B", won_by="discard")
     assert "fourth-tile x2" not in lines_of(result)
 
 

@@ -21,7 +21,7 @@ from recognizer.image import MAX_FULL_DECODE_PIXELS, _whole_jpeg, exif_orientati
 from recognizer.models import load_model, models_dir, sha256
 from scoring.api import Hand, score_hand
 from scoring.errors import PungChowError
-from scoring.jsonfile import MAX_DEPTH, JsonInputError, load_json, load_json_file, nesting_depth
+from scoring.jsonfile import MAX_DEPTH, JsonInputError, load_json, load_json_file
 from scoring.settle.books import settle
 from scoring.settle.model import SettlementError
 from scoring.settle.tablefile import table_from_dict
@@ -33,9 +33,9 @@ HAND = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
 
 # --- the JSON loader -----------------------------------------------------------------------------
 
-def test_depth_is_counted_before_parsing_and_strings_do_not_count() -> None:
-    assert nesting_depth('{"a": "[[[[{{{{"}') == 1
-    with pytest.raises(JsonInputError, match="nested 100000 deep"):
+def test_depth_is_bounded_and_brackets_in_strings_do_not_count() -> None:
+    assert load_json('{"a": "[[[[{{{{"}', "hand") == {"a": "[[[[{{{{"}
+    with pytest.raises(JsonInputError, match="nested deeper than the 64 levels"):
         load_json("[" * 100_000 + "]" * 100_000, "hand")
     assert load_json("[" * MAX_DEPTH + "]" * MAX_DEPTH, "hand") is not None
 

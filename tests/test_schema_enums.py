@@ -44,7 +44,9 @@ def test_the_table_schema_lists_every_book_game_seat_and_incident() -> None:
 
 def test_every_flag_reads_back_from_its_own_json() -> None:
     for flag in Flag:
-        hand = Hand.parse("1C1C1C2C2C2C3C3C3C4C4C4C5C5C", winning_tile="5C", won_by="discard", seat_wind="S",
+        kong_on_kong = flag is Flag.KONG_ON_KONG  # two kongs, and won with the loose tile after the second
+        text = "1C1C1C2C2C2C5C5C (XX4C4CXX) [6C6C6C6C]" if kong_on_kong else "1C1C1C2C2C2C3C3C3C4C4C4C5C5C"
+        hand = Hand.parse(text, winning_tile="5C", won_by="loose-tile" if kong_on_kong else "discard", seat_wind="S",
                           flags={flag.value})
         assert Hand.from_json(hand.to_json()) == hand
         assert hand.flags == {flag} and isinstance(next(iter(hand.flags)), Flag)

@@ -372,7 +372,7 @@ def test_calibrate_a_tile_set_from_one_photo(app: AppTest, tmp_path: Path, monke
     app.selectbox(key="w_tileset_code_1_1").set_value("1B")
     app.button(key="w_tileset_save").click().run()
     assert errors(app) == []
-    assert "western-test" in app.success[0].value
+    assert "western-test" in app.success[0].value.replace("\\", "")  # as rendered: the name's escapes gone
     from recognizer.tileset import load_tileset
 
     assert load_tileset("western-test").codes[:2] == ("2B", "1B")

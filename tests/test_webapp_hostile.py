@@ -94,7 +94,7 @@ def test_a_notation_a_page_long_is_refused_before_parsing(tmp_path: Path, monkey
     at = started(tmp_path / "h.sqlite3", monkeypatch)
     type_hand(at, "1D" * 25_000, "")
     assert not at.exception
-    assert any("50,000 characters" in e.value for e in at.error)
+    assert any("50,000 characters" in e.value.replace("\\", "") for e in at.error)  # as rendered: the escapes gone
 
 
 def test_a_photo_too_wide_is_refused_by_its_true_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,4 +115,4 @@ def test_a_layout_nested_100000_deep_is_refused_on_the_tile_set_page(tmp_path: P
     at.file_uploader(key="w_tileset_layout").set_value(("layout.json", b"[" * 100_000 + b"]" * 100_000, "application/json"))
     at.button(key="w_tileset_add").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert any("nested 100000 deep" in e.value for e in at.error), [e.value for e in at.error]
+    assert any("nested deeper than the 64 levels" in e.value for e in at.error), [e.value for e in at.error]

@@ -103,7 +103,7 @@ def test_winning_tile_and_circumstances() -> None:
     review = rv.from_notation(HAND)
     tile = next(t for t in review.tiles if t.code == "SW")
     review = rv.set_winning_tile(review, tile.id)
-    review = rv.set_circumstances(review, won_by="wall", seat_wind="S", prevailing_wind="W", flags=["kong-on-kong"])
+    review = rv.set_circumstances(review, won_by="wall", seat_wind="S", prevailing_wind="W", flags=["delayed-call"])
     hand = rv.scoreable_hand(review)
     assert (hand.winning_tile.code, hand.won_by, hand.seat_wind, hand.prevailing_wind) == ("SW", WinMethod.WALL, "S", "W")
     assert rv.set_circumstances(review, seat_wind="S") is review, "an unchanged choice is not a correction"

@@ -15,11 +15,12 @@ import sys
 from pathlib import Path
 from types import FrameType
 
-from pungchow.argtypes import port
+from pungchow.argtypes import address, port
 from webapp.history import default_db_path
 from webapp.photos import SERVER_UPLOAD_MB
 
-APP_PATH = Path(__file__).with_name("app.py")
+#: What Streamlit runs: the page (``app.py``) behind the guard on Host and framing (``server.py``).
+APP_PATH = Path(__file__).with_name("server.py")
 
 
 def streamlit_command(args: argparse.Namespace) -> list[str]:
@@ -117,7 +118,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "e.g. `pungchow app --port 8600 -- --server.enableCORS false`.",
     )
     app.add_argument("--port", type=port, default=8501, help="port to serve on (default 8501)")
-    app.add_argument("--address", default="localhost", help="address to listen on (default localhost; 0.0.0.0 to reach it from a phone)")
+    app.add_argument("--address", type=address, default="localhost",
+                     help="address to listen on (default localhost; 0.0.0.0 to reach it from a phone)")
     app.add_argument("--db", metavar="PATH", help=f"history file (default {default_db_path()})")
     app.add_argument("--headless", action=argparse.BooleanOptionalAction, default=True,
                      help="do not open a browser (default: headless; --no-headless opens one)")

@@ -177,6 +177,7 @@ class History:
         self.read_only: str | None = None
         try:
             if self.path.exists():
+                self._recover()
                 self._inspect()
             if self.read_only is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -188,6 +189,17 @@ class History:
                         db.execute("ALTER TABLE hands ADD COLUMN save_key TEXT")  # a file from before saving was idempotent
         except (OSError, sqlite3.Error) as exc:
             raise HistoryError(f"cannot open the history file {self.path}: {exc}; pass another with --db") from None
+
+    def _recover(self) -> None:
+        """Roll back a save cut short (kill -9, power lost): SQLite does so on the first read-write open, which the
+        read-only look below cannot, so without this the file would stay unreadable however often it was retried."""
+        journal = self.path.with_name(self.path.name + "-journal")
+        if journal.exists() and os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK):
+            db = sqlite3.connect(self.path, timeout=30)
+            try:
+                db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            finally:
+                db.close()
 
     def _inspect(self) -> None:
         """Look at an existing file without writing: whose it is, which version, whether we may write it."""
@@ -501,7 +513,8 @@ def _check_open_deal(db: sqlite3.Connection, game_id: int, deal: int) -> None:
 
 def _next_deal(db: sqlite3.Connection, game_id: int) -> int:
     row = db.execute(
-        "SELECT MAX(d) FROM (SELECT deal AS d FROM hands WHERE game_id = ? UNION ALL SELECT deal FROM settlements WHERE game_id = ?)",
+        "SELECT MAX(d) FROM (SELECT deal AS d FROM hands WHERE game_id = ? UNION ALL SELECT deal FROM settlements WHERE game_id = ?)"
+        " WHERE typeof(d) = 'integer'",  # a damaged row's deal (text, say) never decides the next number
         (game_id, game_id),
     ).fetchone()
     return int(row[0] or 0) + 1
@@ -555,6 +568,15 @@ def _decoded(row: sqlite3.Row, name: str, damaged: list[str]) -> Any:
         return None
 
 
+def _deal(row: sqlite3.Row, damaged: list[str]) -> int:
+    """A row's deal number; one that is not a whole number (a damaged file) is noted and read as 0, a deal no save takes."""
+    deal = row["deal"]  # a file without the column is one this version cannot read (``History._decoded``)
+    if isinstance(deal, int) and not isinstance(deal, bool):
+        return deal
+    damaged.append("deal")
+    return 0
+
+
 def _game(row: sqlite3.Row) -> Game:
     damaged: list[str] = []
     players = _decoded(row, "players", damaged)
@@ -568,7 +590,8 @@ def _settlement_record(row: sqlite3.Row) -> SettlementRecord:
     settlement = _decoded(row, "settlement", damaged)
     if not isinstance(settlement, dict):
         settlement, damaged = {}, ["settlement"]
-    return SettlementRecord(row["game_id"], row["deal"], str(_column(row, "created_at") or ""), _column(row, "east"),
+    deal = _deal(row, damaged)
+    return SettlementRecord(row["game_id"], deal, str(_column(row, "created_at") or ""), _column(row, "east"),
                             str(_column(row, "rule_set") or "?"), str(_column(row, "rule_version") or "?"), settlement, bool(damaged))
 
 
@@ -583,7 +606,7 @@ def _hand_record(row: sqlite3.Row) -> HandRecord:
         return value
 
     record = HandRecord(
-        id=row["id"], game_id=row["game_id"], deal=row["deal"], player=str(_column(row, "player") or "?"),
+        id=row["id"], game_id=row["game_id"], deal=_deal(row, damaged), player=str(_column(row, "player") or "?"),
         created_at=str(_column(row, "created_at") or ""), photo_name=_column(row, "photo_name"),
         photo_sha256=_column(row, "photo_sha256"), thumbnail=_column(row, "thumbnail"),
         recognised=load("recognised", dict), corrections=load("corrections", list) or [], hand=load("hand", dict) or {},

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from scoring.text import one_line
+
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 
 
@@ -16,7 +18,7 @@ def markdown_text(text: object) -> str:
     >>> markdown_text("Ann![p](http://x)")
     'Ann\\\\!\\\\[p\\\\]\\\\(http\\\\:\\\\/\\\\/x\\\\)'
     """
-    return _PUNCTUATION.sub(r"\\\1", " ".join(str(text).split()))
+    return _PUNCTUATION.sub(r"\\\1", one_line(" ".join(str(text).split())))
 
 
 def spreadsheet_cell(value: object) -> object:

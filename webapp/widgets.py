@@ -34,15 +34,23 @@ def page_title(title: str) -> None:
     st.title(title)
     message = st.session_state.pop(state.MESSAGE, None)
     if message:
-        st.error(message)
+        st.error(markdown_text(message))
+
+
+#: The command line's words in the scorer's messages, and the page's own controls they name there.
+_PAGE_WORDS = (("score it with --loser if it did not win", "untick *Went out* if it did not win"),
+               ("drop --won-by or mark it the winner", "tick *Went out* if it did"),
+               ("--won-by", "*Won by*"), ("--loser", "*Went out*"),
+               ("pass another with --db", "choose another history file when starting the page"))
 
 
 def player_words(message: str) -> str:
-    """The scorer's messages name command-line flags; on the page they name the page's own controls."""
-    return (message.replace("score it with --loser if it did not win", "untick *Went out* if it did not win")
-            .replace("drop --won-by or mark it the winner", "tick *Went out* if it did")
-            .replace("--won-by", "*Won by*").replace("--loser", "*Went out*")
-            .replace("pass another with --db", "choose another history file when starting the page"))
+    """A message as the page's markdown shows it: every character of it as itself (``markdown_text``: a file or
+    player name never becomes a link or an image), the command line's flags as the page's own controls."""
+    shown = markdown_text(message)
+    for flag, control in _PAGE_WORDS:
+        shown = shown.replace(markdown_text(flag), control)
+    return shown
 
 
 @contextmanager

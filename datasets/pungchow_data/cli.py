@@ -67,6 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     sheet.add_argument("out", type=Path, help="PNG file to write")
     sheet.add_argument("--count", type=positive_int, default=16, help="images on the sheet (default 16)")
     sheet.add_argument("--seed", type=int, default=0)
+    sheet.add_argument("--force", action="store_true", help="replace an existing file (never an image of the dataset)")
     sheet.set_defaults(func=_contact_sheet)
 
     stats = sub.add_parser("stats", help="count images and tiles per class, split and style of a dataset")
@@ -75,6 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     styles = sub.add_parser("styles", help="list the tile styles, or write a sheet of one style's faces")
     styles.add_argument("--sheet", nargs=2, metavar=("STYLE", "OUT_PNG"))
+    styles.add_argument("--force", action="store_true", help="replace an existing sheet file")
     styles.set_defaults(func=_styles)
 
 
@@ -132,10 +134,21 @@ def _import_leo(args: argparse.Namespace) -> int:
 def _contact_sheet(args: argparse.Namespace) -> int:
     from pungchow_data.contact import contact_sheet_of
 
-    check_image_out(args.out, force=True)
+    check_image_out(args.out, force=args.force)
+    _outside_dataset(args.out, args.dataset)
     out = contact_sheet_of(args.dataset, args.out, count=args.count, seed=args.seed)
     print(f"wrote {out}")
     return 0
+
+
+def _outside_dataset(out: Path, dataset: Path) -> None:
+    """A sheet is never written into the dataset it shows: there it could replace one of the dataset's own images."""
+    try:
+        within = out.resolve().is_relative_to(dataset.resolve())
+    except (OSError, RuntimeError):
+        within = False
+    if within:
+        raise PungChowError(f"{out} lies inside the dataset {dataset}: write the contact sheet outside it")
 
 
 def _stats(args: argparse.Namespace) -> int:
@@ -164,7 +177,7 @@ def _styles(args: argparse.Namespace) -> int:
 
     if args.sheet:
         name, out = args.sheet
-        check_image_out(Path(out), force=True)
+        check_image_out(Path(out), force=args.force)
         style = resolve_styles([name])[0]  # unknown names and missing fonts: one line
         if style.family:  # one set of the family, the same every time
             import numpy as np

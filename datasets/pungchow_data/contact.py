@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from pungchow.argtypes import write_image
 from pungchow_data.coco import Dataset, ImageRecord, load_dataset
 from scoring.errors import PungChowError
 
@@ -71,8 +72,7 @@ def contact_sheet(dataset: Dataset, out: Path, count: int = 16, columns: int = 4
         sheet[r * (cell_height + 40) : (r + 1) * (cell_height + 40), c * cell_width : (c + 1) * cell_width] = cell
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(out), sheet)
-    return out
+    return write_image(out, sheet)
 
 
 def contact_sheet_of(dataset_dir: Path, out: Path, count: int = 16, seed: int = 0) -> Path:

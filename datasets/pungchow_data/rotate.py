@@ -12,7 +12,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pungchow_data.coco import ANNOTATIONS_FILE, DatasetError
+from pungchow.argtypes import check_dataset_out, inside, write_atomically
+from pungchow_data.coco import ANNOTATIONS_FILE, DatasetError, load_dataset
+from scoring.jsonfile import MAX_ANNOTATION_BYTES, load_json_file
 
 
 def turn_point(x: float, y: float, width: int, height: int, turns: int, edges: bool = False) -> tuple[float, float]:
@@ -28,21 +30,27 @@ def turn_point(x: float, y: float, width: int, height: int, turns: int, edges: b
 
 
 def rotate_dataset(src: Path, out: Path, turns: int) -> Path:
-    """Write ``out``: every image of ``src`` turned ``turns`` quarter turns clockwise, with its labels."""
+    """Write ``out``: every image of ``src`` turned ``turns`` quarter turns clockwise, with its labels.
+
+    The annotations are read and checked as every consumer reads them (``load_dataset``: bounded, typed), and
+    each image is read and written only inside its own dataset's folder, whatever its ``file_name`` says.
+    """
     if (out / ANNOTATIONS_FILE).exists():
         raise DatasetError(f"{out} already holds a dataset: choose a new folder")
-    path = src / ANNOTATIONS_FILE
-    if not path.is_file():
-        raise DatasetError(f"{src} has no {ANNOTATIONS_FILE}: give a dataset folder")
-    data = json.loads(path.read_text())
+    check_dataset_out(out)
+    load_dataset(src)
+    data = load_json_file(src / ANNOTATIONS_FILE, "annotations", max_bytes=MAX_ANNOTATION_BYTES, max_items=None)
     sizes = {}
     for im in data["images"]:
-        img = cv2.imread(str(src / im["file_name"]), cv2.IMREAD_COLOR)
+        source = inside(src, im["file_name"], "an image")
+        target = inside(out, im["file_name"], "an image")
+        img = cv2.imread(str(source), cv2.IMREAD_COLOR)
         if img is None:
-            raise DatasetError(f"cannot read {src / im['file_name']}")
+            raise DatasetError(f"cannot read {source}")
         turned = np.ascontiguousarray(np.rot90(img, -(turns % 4)))
-        (out / im["file_name"]).parent.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(out / im["file_name"]), turned, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(target), turned, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+            raise DatasetError(f"cannot write {target}: free some space or write the dataset elsewhere")
         sizes[im["id"]] = (im["width"], im["height"])
         im["height"], im["width"] = turned.shape[:2]
     for a in data["annotations"]:
@@ -55,5 +63,4 @@ def rotate_dataset(src: Path, out: Path, turns: int) -> Path:
             a["quad"] = [[round(v, 2) for v in turn_point(px, py, w, h, turns)] for px, py in a["quad"]]
     data.setdefault("info", {})["rotated"] = f"{(turns % 4) * 90} degrees clockwise from {src}"
     out.mkdir(parents=True, exist_ok=True)
-    (out / ANNOTATIONS_FILE).write_text(json.dumps(data))
-    return out / ANNOTATIONS_FILE
+    return write_atomically(out / ANNOTATIONS_FILE, json.dumps(data).encode())

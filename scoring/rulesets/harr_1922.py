@@ -42,7 +42,7 @@ from scoring.errors import PungChowError
 from scoring.hand import Flag, WinMethod
 from scoring.melds import Meld, MeldKind
 from scoring.rulesets import _common as c
-from scoring.tiles import Tile, format_tiles
+from scoring.tiles import COPIES_OF_A_TILE, Tile, format_tiles
 
 BOOK = "Harr, Pung Chow (1922)"
 VERSION = "1"
@@ -323,7 +323,8 @@ def fourth_tile_of_exposed_set(ctx: ScoreContext) -> bool:
     tile = ctx.hand.winning_tile
     if not ctx.winner or tile is None or ctx.won_by is WinMethod.ROBBED_KONG:
         return False
-    return any(m.kind is MeldKind.PUNG and not m.concealed and m.tile == tile for m in ctx.hand.melds)
+    fourth = ctx.hand.tiles.count(tile) == COPIES_OF_A_TILE  # the three laid out and the winning tile beside them
+    return fourth and any(m.kind is MeldKind.PUNG and not m.concealed and m.tile == tile for m in ctx.hand.melds)
 
 
 def sets_by_table(ctx: ScoreContext, rule: Rule) -> Iterable[ScoreLine]:

@@ -13,10 +13,11 @@ from typing import Any
 
 from scoring.errors import PungChowError
 from scoring.hand import Hand, hand_schema
-from scoring.jsonfile import JsonInputError, load_json
+from scoring.jsonfile import JsonInputError, load_json, schema_problems
 from scoring.settle.core import SettlingBook
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
 from scoring.settle.registry import settling_book, settling_books
+from scoring.text import control_characters, one_line
 from scoring.tiles import COPIES_OF_A_TILE
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "table.v1.json"
@@ -39,10 +40,9 @@ def validate_table_json(data: Any) -> None:
     hand = hand_schema()
     registry = Registry().with_resource(hand["$id"], Resource.from_contents(hand))
     validator = jsonschema.Draft202012Validator(table_schema(), registry=registry)
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        raise SettlementError("; ".join(
-            f"table JSON at {'/'.join(str(p) for p in e.absolute_path) or 'top level'}: {e.message}" for e in errors))
+    problems = schema_problems(validator.iter_errors(data), "table")
+    if problems:
+        raise SettlementError("; ".join(problems))
 
 
 def book_for(data: dict[str, Any]) -> SettlingBook:
@@ -162,6 +162,9 @@ def table_from_dict(data: Any) -> Table:
     for i, raw in enumerate(data["players"]):
         seat = raw["seat"]
         name = raw.get("name") or (SEAT_NAMES[seat] if seat else f"player {i + 1}")
+        if control_characters(name):
+            raise SettlementError(f"player name '{one_line(name)[:60]}' holds a control character (a new line, a tab or a terminal "
+                                  "escape), which would print as another line or move the text: retype the name")
         winner = bool(raw.get("winner", raw.get("hand", {}).get("winner", False)))
         detail = None
         if "hand" in raw:
@@ -171,6 +174,9 @@ def table_from_dict(data: Any) -> Table:
             score, detail = _score_hand(name, seat, raw["hand"], winner, rules, options)
         elif "score" in raw:
             score = raw["score"]
+            if not isinstance(score, int):  # JSON Schema's "integer" lets 10.0 and 1e2 through
+                raise SettlementError(f"{name}: score {score!r} is written as a decimal; "
+                                      f"write whole points as {int(score)}")
         elif seat is None:
             score = 0
         else:

@@ -26,6 +26,7 @@ from webapp.widgets import (
     game_caption,
     history,
     page_title,
+    player_words,
     read_tiles_once,
     reader,
     rule_set_chooser,
@@ -76,13 +77,13 @@ def photo_in() -> None:
             start_review(rv.Review(), photo)
             progress.progress(1.0, text="The tiles could not be read")
             status.update(label="The photo is kept; add its tiles below", state="error")
-            st.warning(str(exc))
+            st.warning(player_words(str(exc)))
             return
         progress.progress(1.0, text=f"Read {len(found.tiles)} tiles")
         status.update(label=f"Read {len(found.tiles)} tiles: check them below", state="complete")
     start_review(found, photo)
     if offer:
-        st.info(offer)
+        st.info(markdown_text(offer))
 
 
 def typed_in() -> None:

@@ -62,7 +62,8 @@ def _line_value(line: dict) -> object:
 def show_record(record: HandRecord) -> None:
     cols = st.columns([1, 2])
     if record.thumbnail:
-        cols[0].image(record.thumbnail, caption=f"photo {record.photo_name or ''} sha256 {record.photo_sha256[:12] if record.photo_sha256 else ''}…")
+        sha = record.photo_sha256[:12] if record.photo_sha256 else ""
+        cols[0].image(record.thumbnail, caption=f"photo {markdown_text(record.photo_name or '')} sha256 {sha}…")
     else:
         cols[0].caption("typed hand: no photo")
     with cols[1]:

@@ -24,6 +24,7 @@ from webapp.widgets import (
     game_caption,
     history,
     page_title,
+    player_words,
     read_tiles_once,
     rule_set_chooser,
     show_breakdown,
@@ -214,7 +215,7 @@ def show_settlement(table: tb.Table, rules: str) -> None:
     with st.expander("Every payment, why, and where the book says so"):
         st.table(markdown_rows(text_table(tb.payment_lines(settlement))))
         for note in settlement.get("notes", []):
-            st.caption(note)
+            st.caption(markdown_text(note))
     save_deal(table, rules, results, settlement)
 
 
@@ -309,4 +310,4 @@ with user_errors():
         try:
             show_settlement(current_table(), rules)
         except PungChowError as exc:
-            st.error(str(exc))
+            st.error(player_words(str(exc)))

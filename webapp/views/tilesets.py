@@ -11,6 +11,7 @@ from scoring.tiles import BONUS_CODES, PLAYING_CODES
 from webapp.drawing import tile_row
 from webapp.photos import MAX_UPLOAD_MB, read_photo
 from webapp.recognition import default_layout, known_tilesets, read_tileset_photo, save_tileset
+from webapp.text import markdown_text
 from webapp.widgets import user_errors
 
 #: The calibration waiting for the player's check: (name, recognizer Calibration, version for widget keys).
@@ -40,7 +41,7 @@ for row in default_layout(with_bonus):
 
 with user_errors():
     known = known_tilesets()
-    st.caption("Calibrated sets: " + (", ".join(known) if known else "none yet"))
+    st.caption("Calibrated sets: " + (markdown_text(", ".join(known)) if known else "none yet"))
     with st.form("w_tileset_form"):
         name = st.text_input("Name of the set", placeholder="grandma-bone", key="w_tileset_name")
         upload = st.file_uploader("Photo of the faces laid out", key="w_tileset_photo", max_upload_size=MAX_UPLOAD_MB)
@@ -61,7 +62,7 @@ with user_errors():
     pending = st.session_state.get(PENDING)
     if pending and pending[1] is not None:
         set_name, calibration, version = pending
-        st.subheader(f"What the reader learnt for {set_name}")
+        st.subheader(f"What the reader learnt for {markdown_text(set_name)}")
         st.caption("Each tile as the reader found it, with the code the layout gives it. "
                    "Fix any wrong one (each code once), then save.")
         crops = calibration.crops()
@@ -76,4 +77,4 @@ with user_errors():
             with st.spinner("Learning the faces of this set…"):
                 folder = save_tileset(set_name, calibration, fixes)
             st.session_state[PENDING] = (None, None, version)
-            st.success(f"Tile set {set_name} calibrated and saved in {folder}.")
+            st.success(f"Tile set {markdown_text(set_name)} calibrated and saved in {markdown_text(folder)}.")
