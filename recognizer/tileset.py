@@ -409,14 +409,14 @@ def load_tileset(name: str) -> TileSet:
 
 def _read_meta(name: str, folder: Path) -> dict[str, Any]:
     """A set's description, read with the bounded JSON reader (a damaged or oversized file is named, never a traceback)."""
+    again = f"calibrate it again: pungchow tileset add {name} PHOTO --layout LAYOUT.json --replace"
     try:
         meta = load_json_file(folder / "tileset.json", "tile set", max_bytes=MAX_META_BYTES)
     except JsonInputError as exc:
-        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged ({exc}); learn it again into a new name, "
-                           f"or delete {folder} and start again") from None
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged ({exc}); {again}") from None
     if not isinstance(meta, dict):
-        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged (not a JSON object); learn it again into a "
-                           f"new name, or delete {folder} and start again")
+        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged (it is no JSON object, so its \"codes\" are "
+                           f"not a list of tile codes); {again}")
     return meta
 
 
