@@ -73,7 +73,7 @@ class Phone(Player):
                          if e.is_displayed() and text in e.text and self.on_screen(e)), False)
 
         try:
-            found: WebElement = WebDriverWait(self.driver, 5, ignored_exceptions=(StaleElementReferenceException,)).until(seen)
+            found: WebElement = WebDriverWait(self.driver, 15, ignored_exceptions=(StaleElementReferenceException,)).until(seen)
         except TimeoutException:
             raise AssertionError(f"{text!r} is not on screen after the last tap ({self.size})") from None
         return found
