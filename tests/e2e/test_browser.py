@@ -21,6 +21,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -58,10 +59,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`pungchow app` on a free localhost port, with a fresh history file; stopped afterwards."""
-    tmp_path = tmp_path_factory.mktemp("server")
+@contextmanager
+def running_app(tmp_path: Path) -> Iterator[str]:
+    """`pungchow app` on a free localhost port, with a fresh history file in ``tmp_path``; stopped afterwards."""
     port = free_port()
     command = [shutil.which("pungchow") or "", "app"] if shutil.which("pungchow") else [sys.executable, "-m", "pungchow", "app"]
     log = (tmp_path / "server.log").open("wb")
@@ -95,6 +95,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / "e2e-server.log").write_text(server_log)
         assert "Traceback" not in server_log and "ArrowInvalid" not in server_log, server_log[-3000:]
+
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`pungchow app` on a free localhost port, with a fresh history file; stopped afterwards."""
+    with running_app(tmp_path_factory.mktemp("server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

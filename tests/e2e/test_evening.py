@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,10 +30,18 @@ from tests.e2e.test_browser import (  # the same server, browser and player as t
     SIZES,
     Player,
     browser,
-    server,
+    running_app,
 )
 
-__all__ = ["browser", "server"]  # fixtures, used by name
+__all__ = ["browser"]  # fixtures, used by name
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """An app of the evening's own: each size plays a whole evening from an empty history (the page opens on the
+    latest game, so an app shared with another size's evening would open on that one)."""
+    with running_app(tmp_path) as url:
+        yield url
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 WINNER = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
