@@ -2,8 +2,6 @@
 
     python bench/bench_crops.py data/real-heldout [--split test] [--turn 0|90|180|270] [--limit N]
     PUNGCHOW_MODELS=artifacts/cand python bench/bench_crops.py data/real-heldout
-    python bench/bench_crops.py data/real-heldout --classifier-only   # the classifier without the bonus reader
-    python bench/bench_crops.py data/real-heldout --reader-weight 1.0 --gate 0.05   # how the two readings are put together
     python bench/bench_crops.py data/rec-leo --split test --tile-images   # each tile cut out and read as `pungchow classify` reads it
     python bench/bench_crops.py data/real-heldout --tile-images --margin 0.25   # cut out loosely (0: tight)
 
@@ -30,12 +28,9 @@ import numpy as np
 
 from pungchow_data.rotate import turn_point
 from recognizer.classify import (
-    BONUS_READ_MASS,
-    BONUS_READER_WEIGHT,
     TILE_IMAGE_MIN_SIDE,
     classify_tile_image,
     crops_of,
-    read_flowers_and_seasons,
     run_classifier,
 )
 from recognizer.coco import DatasetError, load_dataset
@@ -91,15 +86,14 @@ def labelled_photos(root: Path, split: str | None, turn: int,
             yield rgb, boxes, [t.code for t in tiles], [askew(t.quad) for t in tiles]
 
 
-def read_dataset(root: Path, split: str | None, turn: int, limit: int | None, bonus_reader: bool = True,
-                 gate: float = BONUS_READ_MASS, weight: float = BONUS_READER_WEIGHT) -> tuple[list[str], np.ndarray, list[float]]:
+def read_dataset(root: Path, split: str | None, turn: int, limit: int | None) -> tuple[list[str], np.ndarray, list[float]]:
     """(labelled codes, probabilities, how far each lies askew) over every labelled tile of the split."""
     codes: list[str] = []
     probs: list[np.ndarray] = []
     tilts: list[float] = []
     for rgb, boxes, labels, askews in labelled_photos(root, split, turn, limit):
         p, _ = run_classifier(crops_of(rgb, boxes))
-        probs.append(read_flowers_and_seasons(rgb, boxes, p, gate=gate, weight=weight) if bonus_reader else p)
+        probs.append(p)
         codes += labels
         tilts += askews
     return codes, np.concatenate(probs) if probs else np.zeros((0, len(CLASSES))), tilts
@@ -161,33 +155,23 @@ def main() -> None:
     ap.add_argument("--split", default=None, help="only this split (default: every image)")
     ap.add_argument("--turn", type=int, default=0, choices=(0, 90, 180, 270))
     ap.add_argument("--limit", type=int, default=None, help="only the first N photos")
-    ap.add_argument("--classifier-only", action="store_true", help="the classifier alone, without the bonus reader")
     ap.add_argument("--tile-images", action="store_true", help="each tile cut out and read alone, as `pungchow classify` reads it")
     ap.add_argument("--margin", type=float, default=TILE_IMAGE_MARGIN,
                     help="with --tile-images: the photo left round each tile, as a share of its long side (0: cut tight)")
-    ap.add_argument("--gate", type=float, default=BONUS_READ_MASS, help="flower-or-season chance from which the reader is asked")
-    ap.add_argument("--reader-weight", type=float, default=BONUS_READER_WEIGHT,
-                    help="the reader's weight against the classifier's (1: the reader alone)")
     args = ap.parse_args()
     if args.margin != TILE_IMAGE_MARGIN and not args.tile_images:
         ap.error("--margin is the photo left round each tile cut out: it needs --tile-images")
     if not 0.0 <= args.margin <= 1.0:
         ap.error("--margin is a share of the tile's long side between 0 and 1")
-    if not (0.0 <= args.gate <= 1.0 and 0.0 <= args.reader_weight <= 1.0):
-        ap.error("--gate and --reader-weight are shares between 0 and 1")
-    if args.tile_images and (args.classifier_only or args.gate != BONUS_READ_MASS or args.reader_weight != BONUS_READER_WEIGHT):
-        ap.error("--tile-images reads as `pungchow classify` does; it takes no --classifier-only, --gate or --reader-weight")
     try:
         if args.tile_images:
             codes, probs, tilts = read_tile_images(Path(args.dataset), args.split, args.turn, args.limit, args.margin)
         else:
-            codes, probs, tilts = read_dataset(Path(args.dataset), args.split, args.turn, args.limit, not args.classifier_only,
-                                               args.gate, args.reader_weight)
+            codes, probs, tilts = read_dataset(Path(args.dataset), args.split, args.turn, args.limit)
     except DatasetError as exc:
         ap.error(str(exc))
     print(json.dumps({"dataset": args.dataset, "split": args.split, "turn": args.turn, "tile_images": args.tile_images,
                       **({"margin": args.margin} if args.tile_images else {}),
-                      "bonus_reader": not args.classifier_only, "gate": args.gate, "reader_weight": args.reader_weight,
                       **report(codes, probs, tilts)}))
 
 

@@ -36,9 +36,13 @@ from scoring.jsonfile import JsonInputError, load_json_file
 from scoring.tiles import ALL_CODES
 
 EXAMPLES_FILE = "examples.npz"
-#: Where a tile is as near as this to a code's examples (the mean of the embedding's cosine and the face's
-#: correlation), the examples say nothing for or against the code; nearer, for it, farther, against it ...
-EVEN_NEARNESS = 0.76
+#: A tile nearer than this to a code's examples (the mean of the embedding's cosine and the face's correlation) is
+#: evidence for the code; farther than ``FAR_NEARNESS``, against it; between, the examples say nothing. With the
+#: reader trained on real tiles, the same face in another photo of the set lies 0.62-0.85 from its examples, a
+#: look-alike face (Harr's 6 of bamboo beside his 9) 0.60-0.66 and any other face under 0.4: a tile only fairly near
+#: a code's examples may be a face the set has not seen yet, and is left to the general reader ...
+NEAR_NEARNESS = 0.72
+FAR_NEARNESS = 0.5
 #: ... at this many log odds per unit of nearness ...
 ODDS_PER_NEARNESS = 40.0
 #: ... capped: far from a code's examples is weak evidence against it (the same face photographed in another light or
@@ -64,10 +68,17 @@ def _grey(crops: np.ndarray) -> np.ndarray:
     return np.asarray(crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32))
 
 
+#: Faces are compared at this size (height, width) whatever the classifier's crop: 32x24 shows a face's marks, and
+#: sliding faces over tiles at the 160x120 crop's half size took 280 ms a photo against a few here.
+FACE_SIZE = (32, 24)
+
+
 def _halved(grey: np.ndarray) -> np.ndarray:
-    n, h, w = grey.shape
-    g = grey[:, : h // 2 * 2, : w // 2 * 2]
-    return np.asarray(g.reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4)))
+    """Grey crops at ``FACE_SIZE``."""
+    if grey.shape[1:] == FACE_SIZE:
+        return grey
+    size = (FACE_SIZE[1], FACE_SIZE[0])
+    return np.stack([cv2.resize(g, size, interpolation=cv2.INTER_AREA) for g in grey]) if len(grey) else np.zeros((0, *FACE_SIZE), np.float32)
 
 
 def _faces(grey: np.ndarray) -> np.ndarray:
@@ -197,7 +208,8 @@ class Examples:
         if not len(self):
             return out
         seen, near = self.nearness(crops, emb)
-        odds = np.clip(ODDS_PER_NEARNESS * (near - EVEN_NEARNESS), MOST_AGAINST, MOST_FOR)
+        odds = (np.clip(ODDS_PER_NEARNESS * (near - NEAR_NEARNESS), 0.0, MOST_FOR)
+                + np.clip(ODDS_PER_NEARNESS * (near - FAR_NEARNESS), MOST_AGAINST, 0.0))
         out[:, seen] = np.maximum(odds - BEHIND_NEAREST * (near.max(axis=1, keepdims=True) - near), MOST_AGAINST)
         a_tile = -np.clip(ODDS_PER_NEARNESS * (near.max(axis=1) - A_TILE_NEARNESS), 0.0, MOST_FOR)
         out[:, NT_INDEX] = np.minimum(a_tile, out[:, seen].min(axis=1))  # nothing the examples say makes a box less a tile

@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 
 #: Classifier input (height, width): a standing tile is taller than wide.
-CROP_H, CROP_W = 64, 48
-#: A second reading of a possible flower or season (``recognizer.classify.read_flowers_and_seasons``): the same framing, twice
-#: the pixels, so the corner number and name that alone tell the eight apart are big enough to read.
+CROP_H, CROP_W = 160, 120
+#: The input of the bonus reader that earlier classifiers needed (retired by issue 40; its training code,
+#: ``recognizer/train/bonus.py``, still makes one).
 BONUS_H, BONUS_W = 128, 96
 #: The crop spans the box grown by this factor, so a slightly-off box still holds the whole face.
 CROP_CONTEXT = 1.2

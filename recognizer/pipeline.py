@@ -11,7 +11,7 @@ import numpy as np
 
 from pungchow.argtypes import write_image
 from recognizer.blas import one_blas_thread
-from recognizer.classify import classify
+from recognizer.classify import classify, cut_by_the_frame
 from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
 from recognizer.detect import detect, other_looks
 from recognizer.group import group
@@ -60,7 +60,7 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
         else:
             dets = ts.fit(rgb, dets, lambda: other_looks(rgb), match)
     lap("tileset")
-    dets = classify(rgb, dets, ts)
+    dets = classify(rgb, dets, ts, cut=cut_by_the_frame(levelled.to_photo(dets.boxes) if levelled is not None else dets.boxes, size))
     lap("classify")
     dets, groups = group(dets)
     lap("group")

@@ -31,21 +31,29 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_onnx_start_computes_what_the_onnx_model_does(cache: Path) -> None:
+def test_onnx_start_computes_what_the_onnx_model_does(cache: Path, tmp_path: Path) -> None:
+    """A TileClassifier exported to ONNX (batch norms folded in) and started from again computes what the ONNX does.
+
+    The shipped classifier is another network (EfficientNet-Lite0, ``recognizer/train/effnet.py``), so the ONNX
+    start is checked on a TileClassifier of its own, exported here."""
     import onnxruntime as ort
 
     from recognizer.geometry import to_input
+    from recognizer.train.export import export
     from recognizer.train.nets import TileClassifier
     from recognizer.train.train import _load, classifier_batch, load_onnx_weights
 
+    torch.manual_seed(0)
+    torch.save(TileClassifier().state_dict(), tmp_path / "start.pt")
+    onnx_path = str(export([tmp_path / "start.pt"], "classifier", tmp_path / "out", "test", {}))
     data = _load(str(cache), "train")
     rng = np.random.default_rng(0)
     model = TileClassifier()
     picks = rng.choice(len(data["crops"]), min(256, len(data["crops"])), replace=False)
     sample = to_input(classifier_batch(data["crops"], picks, rng, False))
-    load_onnx_weights(model, str(ROOT / "models" / "classifier.onnx"), torch.from_numpy(sample))
+    load_onnx_weights(model, onnx_path, torch.from_numpy(sample))
     x = to_input(classifier_batch(data["crops"], np.arange(min(16, len(data["crops"]))), rng, False))
-    session = ort.InferenceSession(str(ROOT / "models" / "classifier.onnx"), providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"])
     want = session.run(None, {"input": x})[0]
     model.eval()
     with torch.no_grad():
@@ -186,6 +194,7 @@ def test_export_of_two_runs_is_their_average(tmp_path: Path) -> None:
     """Averaged weights export as one network computing the midpoint's output; batch-norm counters are kept, not averaged."""
     import onnxruntime as ort
 
+    from recognizer.geometry import CROP_H, CROP_W
     from recognizer.train.export import averaged, export
     from recognizer.train.nets import TileClassifier
 
@@ -204,7 +213,7 @@ def test_export_of_two_runs_is_their_average(tmp_path: Path) -> None:
     model = TileClassifier()
     model.load_state_dict(mean)
     model.eval()
-    x = torch.rand(2, 3, 64, 48)
+    x = torch.rand(2, 3, CROP_H, CROP_W)
     with torch.no_grad():
         want = model(x)[0].numpy()
     path = export(paths, "classifier", tmp_path / "out", "test", {})

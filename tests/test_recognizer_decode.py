@@ -157,16 +157,23 @@ def test_the_pipeline_step_reads_a_photos_layout_and_says_what_it_changed() -> N
 
 
 def test_recognize_json_and_text_carry_the_decoders_reading(capsys: pytest.CaptureFixture[str]) -> None:
-    """The sample hand already reads as a legal hand: --json records the decoder's reading (nothing changed, the
-    runner-up and how much less likely it is), and the text names the runner-up."""
+    """The sample's tile #9 is a six of bamboo that the reader takes for a three (3B 0.43, 6B 0.29). Read as a hand,
+    only the six completes the chow 5B 6B 7B: --json records the change (which tile, from what, to what, why) and
+    the hand it makes, and the text says it beside the reader's own unsure reading."""
     import json
 
     from pungchow.cli import main as cli_main
     from recognizer.cli import SAMPLE_PHOTO
 
     assert cli_main(["recognize", str(SAMPLE_PHOTO), "--json"]) == 0
-    decoded = json.loads(capsys.readouterr().out)["decoded"]
-    assert decoded["changes"] == [] and decoded["kept_own"] is False and decoded["shape"] == "four sets and a pair"
-    assert decoded["runner_up"]["times_less_likely"] > 1
+    data = json.loads(capsys.readouterr().out)
+    decoded = data["decoded"]
+    assert decoded["kept_own"] is False and decoded["shape"] == "four sets and a pair"
+    assert [(c["tile"], c["from"], c["to"]) for c in decoded["changes"]] == [(9, "3B", "6B")]
+    assert "chow" in decoded["changes"][0]["why"]
+    assert next(t["code"] for t in data["tiles"] if t["number"] == 9) == "6B"
     assert cli_main(["recognize", str(SAMPLE_PHOTO)]) == 0
-    assert "runner-up reading:" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "read as a hand: tile #9: 3B -> 6B" in text
+    assert "hand: 5B6B7B9B9B3C4C5C (1B1B1B1B) [7D7D7D] 1S" in text
+

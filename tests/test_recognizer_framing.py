@@ -84,3 +84,14 @@ def test_a_picture_with_no_tile_at_any_framing_is_not_a_tile() -> None:
     reading = read_framings(framing_readings(["NT", "NT", "NT"]))
     assert reading.argmax() == NT_INDEX
     assert abs(float(reading.sum()) - 1.0) < 1e-6
+
+
+def test_a_tile_image_reads_as_its_whole_framing_unless_a_tighter_one_is_clearly_surer() -> None:
+    """Real face crops read best whole; a loosely cut tile reads best at the framing that fits it, and is surest there."""
+    whole_unsure = framing_readings(["5C", "3C"])
+    whole_unsure[0] = 0.0
+    whole_unsure[0, CLASSES.index("5C")], whole_unsure[0, CLASSES.index("6C")] = 0.5, 0.5
+    assert read_framings(whole_unsure).argmax() == CLASSES.index("3C")  # 0.8 against 0.5: surer by more than 0.2
+    nearly = framing_readings(["5C", "3C"])
+    nearly[1, CLASSES.index("3C")] = 0.95  # 0.95 against 0.8: not surer by enough, the whole framing stands
+    assert read_framings(nearly).argmax() == CLASSES.index("5C")

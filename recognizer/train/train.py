@@ -182,6 +182,9 @@ def load_onnx_weights(model: torch.nn.Module, path: str, sample: torch.Tensor) -
 
     graph = onnx.load(path).graph
     init = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    for node in graph.node:  # the exporter stores equal weights once and names the copies by Identity nodes
+        if node.op_type == "Identity" and node.input[0] in init:
+            init[node.output[0]] = init[node.input[0]]
     convs = [n for n in graph.node if n.op_type == "Conv"]
     folded = {id(m[0]): m for m in model.modules() if isinstance(m, torch.nn.Sequential) and len(m) == 3
               and isinstance(m[0], torch.nn.Conv2d) and isinstance(m[1], torch.nn.BatchNorm2d)}
