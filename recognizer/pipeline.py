@@ -15,7 +15,7 @@ from recognizer.classify import classify
 from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
 from recognizer.detect import detect, other_looks
 from recognizer.group import group
-from recognizer.hand import Recognition, build_hand
+from recognizer.hand import Recognition, read_hand
 from recognizer.image import load_photo, load_photo_sized
 from recognizer.level import as_the_faces_match, read_level
 from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
@@ -68,15 +68,15 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES
     dets, groups, decoding = read_the_hand(dets, groups, shapes, bonus_faces or BONUS_CODES)
     lap("decode")
-    hand, problems = build_hand(dets, groups, **context)
-    problems = notes + (list(decoding.notes) if decoding else []) + problems
+    built = read_hand(dets, groups, **context)
+    problems = notes + (list(decoding.notes) if decoding else []) + [str(p) for p in built.problems] + built.hand.problems()
     if levelled is not None:
         dets = dets.with_(boxes=levelled.to_photo(dets.boxes))
     lap("hand")
     if len(dets) == 0:
         problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
-    return Recognition(dets, groups, hand, problems, size, times, levelled.degrees if levelled is not None else 0.0, photo_size,
-                       decoding)
+    return Recognition(dets, groups, built.hand, problems, size, times, levelled.degrees if levelled is not None else 0.0, photo_size,
+                       decoding, built.trace)
 
 
 def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -167,7 +167,6 @@ class Hand:
     """The circumstances; a name that is no :class:`Flag` stays text, for :meth:`problems` to name."""
     winning_set: int | None = None
     """Index in ``melds`` of the set the winning tile completed, when the hand says so (``*``)."""
-    trace: dict[str, Any] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         """Winds and flags given by name become the enums; an unknown one stays for ``problems`` to name."""
@@ -188,7 +187,6 @@ class Hand:
         winner: bool = True,
         flags: frozenset[str] | set[str] | tuple[str, ...] | frozenset[Flag] = frozenset(),
         winning_set: int | None = None,
-        trace: dict[str, Any] | None = None,
     ) -> Hand:
         """A hand from loose tiles and declared sets: the bonus tiles set apart, the rest sorted, tiles,
         winds and the way of winning read from their names. Nothing is checked here."""
@@ -203,7 +201,6 @@ class Hand:
             winner=winner,
             flags=frozenset(_as_flag(f) for f in flags),
             winning_set=winning_set,
-            trace=trace,
         )
 
     # --- notation -----------------------------------------------------------------------------
@@ -414,8 +411,6 @@ class Hand:
         }
         if self.flags:
             data["flags"] = sorted(str(f) for f in self.flags)
-        if self.trace is not None:
-            data["trace"] = self.trace
         return data
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -448,7 +443,6 @@ class Hand:
             winner=bool(data.get("winner", True)),
             flags=frozenset(data.get("flags", [])),
             winning_set=marked[0] if marked else None,
-            trace=data.get("trace"),
         )
         return hand.check() if check else hand
 

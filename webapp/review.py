@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from recognizer.detections import UNSURE_BELOW
 from recognizer.group import Group, GroupKind
+from recognizer.hand import Laid, LayoutProblem, Trouble, assemble
 from recognizer.labels import CLASSES
 from scoring.errors import InvalidHandError, NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod, parse_wind
@@ -203,9 +204,16 @@ def from_hand(hand: Hand, *, source: str = "typed") -> Review:
         tiles.append(ReviewTile(len(tiles), tile.code, source=source))
     for gid, meld in enumerate(hand.melds):
         groups.append(ReviewGroup(gid, concealed=meld.concealed))
-        for tile in meld.tiles:
+        laid = list(meld.tiles)
+        if gid == hand.winning_set and hand.winning_tile in laid and not meld.concealed:
+            # The claimed set lies as the reader sees it: its two tiles, the winning discard set apart beside them.
+            laid.remove(hand.winning_tile)
+            winning_id = len(tiles) + len(laid)
+        for tile in laid:
             tiles.append(ReviewTile(len(tiles), tile.code, group=gid, source=source))
-    if hand.winning_tile is not None:
+        if len(laid) < len(meld.tiles) and hand.winning_tile is not None:
+            tiles.append(ReviewTile(len(tiles), hand.winning_tile.code, source=source))
+    if hand.winning_tile is not None and winning_id is None:
         winning_id = _find_winning(tiles, groups, hand.winning_tile.code)
     return Review(
         tiles=tuple(tiles),
@@ -271,8 +279,9 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
     Every box is kept, so the player sees all the reader found: tiles of groups the reader took
     for no part of the hand (another player's rack, a caption's letters) are set aside, one tap
     from being counted. A group of kind ``winning`` marks the winning tile (kept only when the
-    reader was sure of it); an ``other`` group is left in hand for the player to sort, as the
-    recognizer's own hand builder does.
+    reader was sure of it). Tiles laid out together as no set the reader knows (kind ``other``) stay a set, as the
+    recogniser's hand builder takes them: two of them beside the winning tile are the set it completed, any
+    other the player sorts.
     """
     in_hand: set[int] = set()
     sets: list[list[int]] = []
@@ -282,7 +291,7 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
         if not g.in_hand:
             continue
         in_hand.update(g.members)
-        if not g.kind.is_set:
+        if g.kind in (GroupKind.CONCEALED, GroupKind.BONUS, GroupKind.WINNING):
             if g.kind is GroupKind.WINNING and g.members:
                 winning = g.members[0]
             continue
@@ -583,38 +592,46 @@ def set_circumstances(
 def to_hand(review: Review) -> tuple[Hand | None, list[str]]:
     """The hand as the scorer reads it, and every problem that stops it being scored.
 
-    A hand with problems is still returned when its sets can be built, so the page can show it.
+    Built by the recogniser's own hand builder (``recognizer.hand.assemble``) from the tiles as the player left
+    them, so the page shows, saves and settles the hand the reader would: a winning tile beside two tiles of a
+    set it completed makes the claimed set (``[3C4C5C]*``). A hand with problems is still returned, so the page
+    can show it.
     """
     problems: list[str] = []
     if review.winner and review.won_by is None:
         problems.append("say how the hand was won: off a discard, or from the wall")
-    melds: list[Meld] = []
-    for g in review.groups:
-        members = [Tile(t.code) for t in review.tiles_in(g.id)]
-        try:
-            melds.append(Meld.of(members, concealed=g.concealed))
-        except PungChowError as exc:
-            problems.append(f"{review.group_label(g.id)}: {exc}")
-    loose = [Tile(t.code) for t in review.tiles_in(None)]
-    if any(t.is_face_down for t in loose):
-        problems.append("a face-down tile (XX) lies among the concealed tiles: put it in its kong, or delete it")
-    loose = [t for t in loose if not t.is_face_down]
-    winning: Tile | None = None
+    winning: ReviewTile | None = None
     if review.winner and review.winning_tile is not None and review.tile(review.winning_tile).in_hand:
-        code = review.tile(review.winning_tile).code
-        winning = Tile(code) if code != "XX" else None
-    hand = Hand.from_parts(
-        loose,
-        melds,
-        winning_tile=winning,
+        winning = review.tile(review.winning_tile)
+        winning = winning if winning.code != "XX" else None
+    apart = winning is not None and winning.group is None
+    loose = [t for t in review.tiles_in(None) if not (apart and winning is not None and t.id == winning.id)]
+    laid = [_laid(GroupKind.CONCEALED, loose)]
+    laid += [_laid(GroupKind.OTHER, review.tiles_in(g.id), g.concealed, g.id) for g in review.groups]
+    if apart and winning is not None:
+        laid.append(_laid(GroupKind.WINNING, [winning]))
+    built = assemble(
+        laid,
+        winning_tile=Tile(winning.code) if winning is not None and not apart else None,
         won_by=review.won_by if review.winner else None,
         seat_wind=review.seat_wind,
         prevailing_wind=review.prevailing_wind,
         winner=review.winner,
         flags=review.flags,
     )
-    problems += hand.problems()
-    return hand, problems
+    problems += [_problem_words(review, p) for p in built.problems]
+    return built.hand, problems + built.hand.problems()
+
+
+def _laid(kind: GroupKind, tiles: Sequence[ReviewTile], concealed: bool = False, group: int | None = None) -> Laid:
+    return Laid(kind, tuple(Tile(t.code) for t in tiles), tuple(t.id for t in tiles), concealed, group)
+
+
+def _problem_words(review: Review, problem: LayoutProblem) -> str:
+    """A layout problem in the page's words: the fix is a tap away, not a new photo."""
+    if problem.trouble is Trouble.FACE_DOWN_LOOSE:
+        return "a face-down tile (XX) lies among the concealed tiles: put it in its kong, or delete it"
+    return f"{review.group_label(problem.group)}: {problem.detail}"
 
 
 def scoreable_hand(review: Review) -> Hand:

@@ -105,10 +105,11 @@ def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = No
 def settle_table(table: Table, results: Mapping[str, ScoreResult], rules: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Who pays whom, settled by the rule set's own book with its limit and East limit; returns its ``to_dict()``.
 
-    A deal nobody won is a drawn game: nothing is paid.
+    A deal nobody won is a drawn game: nothing is paid. Each player keeps his scored hand, so the settlement
+    checks the hands together as a table file's are (one set of tiles, one prevailing wind).
     """
     players = tuple(
-        Player(name, table.seat_wind(i), int(results[name].total), winner=table.winner == i)
+        Player(name, table.seat_wind(i), int(results[name].total), winner=table.winner == i, detail=results[name])
         for i, name in enumerate(table.players)
     )
     incident = Incident(IncidentKind.DRAWN_GAME) if table.winner is None else None

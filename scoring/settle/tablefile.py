@@ -7,7 +7,6 @@ A player's score is given either as a number (as the book layouts print it) or a
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,6 @@ from scoring.settle.core import SettlingBook
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
 from scoring.settle.registry import settling_book, settling_books
 from scoring.text import control_characters, one_line
-from scoring.tiles import COPIES_OF_A_TILE
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "table.v1.json"
 
@@ -131,19 +129,6 @@ def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) ->
     return None
 
 
-def _check_hands_agree(hands: list[Hand]) -> None:
-    """The hands of one deal come from one set of tiles, in one round: four of a tile, one of a flower, one prevailing wind."""
-    winds = sorted({h.prevailing_wind for h in hands})
-    if len(winds) > 1:
-        raise SettlementError(f"the hands disagree on the prevailing wind ({', '.join(winds)}): one deal has one prevailing wind")
-    counts = Counter(t for h in hands for t in h.tiles if not t.is_face_down)
-    over = [f"{n} of {t}" for t, n in sorted(counts.items()) if n > COPIES_OF_A_TILE]
-    over += [f"{n} of {t}" for t, n in sorted(Counter(t for h in hands for t in h.bonus).items()) if n > 1]
-    if over:
-        raise SettlementError(f"the hands together hold {', '.join(over)}, more than one set has (four of each tile, one of each "
-                              "flower and season): check each hand's tiles")
-
-
 def table_from_dict(data: Any) -> Table:
     """Validate a table object and build the ``Table``, scoring the hands it holds."""
     validate_table_json(data)
@@ -182,7 +167,6 @@ def table_from_dict(data: Any) -> Table:
         else:
             raise SettlementError(f"{name} ({SEAT_NAMES[seat]}): give the hand or the score")
         players.append(Player(name, seat, score, winner, bool(raw.get("dead", False)), detail))
-    _check_hands_agree([p.detail.hand for p in players if p.detail is not None])
     incident = None
     if "incident" in data:
         raw = data["incident"]
