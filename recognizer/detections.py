@@ -69,7 +69,7 @@ class Detections:
     def __len__(self) -> int:
         return len(self.boxes)
 
-    def __getitem__(self, index: "np.ndarray | slice | list[int]") -> "Detections":
+    def __getitem__(self, index: np.ndarray | slice | list[int]) -> Detections:
         """Keep the tiles a boolean mask, index array or slice selects."""
         return Detections(**{name: getattr(self, name)[index] for name in self._fields()})
 
@@ -77,7 +77,7 @@ class Detections:
     def _fields() -> tuple[str, ...]:
         return ("boxes", "scores", "codes", "confidence", "top3", "top3_p", "face_down", "group", "probs", "embedding")
 
-    def with_(self, **changes: np.ndarray) -> "Detections":
+    def with_(self, **changes: np.ndarray) -> Detections:
         return replace(self, **changes)
 
     @property

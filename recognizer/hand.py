@@ -66,7 +66,8 @@ class Recognition:
             "image": {"width": width, "height": height},
             "read_at": {"width": self.size[0], "height": self.size[1]},
             "tiles": self.detections.with_(boxes=self.boxes_at(width, height)).tile_dicts(),
-            "groups": [{"id": g.id, "kind": g.kind.value, "tiles": list(g.members), "concealed": g.concealed, "in_hand": g.in_hand} for g in self.groups],
+            "groups": [{"id": g.id, "kind": g.kind.value, "tiles": list(g.members), "concealed": g.concealed, "in_hand": g.in_hand}
+                       for g in self.groups],
             "hand": {**self.hand.to_dict(), **({"trace": self.trace.to_json()} if self.trace else {})},
             "notation": str(self.hand),
             "problems": self.problems,
@@ -147,7 +148,8 @@ def assemble(laid: list[Laid], *, winning_tile: Tile | None = None, **context: A
 
     A lone ``winning`` tile set apart joins the concealed tiles, or completes two tiles laid out beside it into the
     set it was claimed for (``[3C4C5C]*``); a group that makes no set goes back among the concealed tiles and is
-    reported. ``winning_tile``: the winning tile when it lies in a set rather than apart. ``context`` passes won_by, seat_wind, prevailing_wind, winner, flags through to the Hand.
+    reported. ``winning_tile``: the winning tile when it lies in a set rather than apart. ``context`` passes won_by,
+    seat_wind, prevailing_wind, winner, flags through to the Hand.
     """
     concealed: list[tuple[Tile, int]] = []
     bonus: list[tuple[Tile, int]] = []

@@ -76,7 +76,8 @@ def load_model(name: str, directory: str | None = None) -> Model:
             raise ModelFileError(f"{meta_path}: {key} is {meta.get(key)!r}, the code expects {want!r}; the model and code do not match")
     digest = sha256(onnx_path)
     if meta.get("sha256") != digest:
-        raise ModelFileError(f"{onnx_path} does not match the sha256 in {meta_path.name}; the file is damaged or was replaced, reinstall pungchow")
+        raise ModelFileError(f"{onnx_path} does not match the sha256 in {meta_path.name}; the file is damaged or was replaced, "
+                             "reinstall pungchow")
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = THREADS
     opts.inter_op_num_threads = 1

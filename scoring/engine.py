@@ -323,6 +323,13 @@ class RuleSet:
             values[name.replace("-", "_")] = self.option(name.replace("-", "_")).parse(value)
         return MappingProxyType(values)
 
+    def limits(self, options: Mapping[str, Any] | None = None) -> tuple[int | None, int | None]:
+        """The limit and the East limit this book's scores are paid under, with the table's options (a table
+        file and the page both settle with these)."""
+        resolved = self.resolve_options(options)
+        limit, east = resolved.get("limit"), resolved.get("east_limit")
+        return (None if limit is None else int(limit)), (None if east is None else int(east))
+
     def lines_for(self, ctx: ScoreContext, *, limit_hands: bool = True) -> list[ScoreLine]:
         """Apply every rule, then drop the lines that a firing rule excludes.
 

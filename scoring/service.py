@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.engine import RuleSet, Score, ScoreResult, score_with
+from scoring.engine import Score, ScoreResult, score_with
 from scoring.errors import UnknownRuleSetError
 from scoring.hand import Hand
 from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all
@@ -100,20 +100,11 @@ def side_by_side_lines(results: Mapping[str, ScoreResult | Refusal]) -> list[str
             for name, r in results.items()]
 
 
-def limits(rule_set: RuleSet, options: Mapping[str, Any] | None = None) -> tuple[int | None, int | None]:
-    """The limit and the East limit a rule set's scores are paid under, with the table's options (a table
-    file and the page both settle with these)."""
-    resolved = rule_set.resolve_options(options)
-    limit = resolved.get("limit")
-    east = resolved.get("east_limit")
-    return (None if limit is None else int(limit)), (None if east is None else int(east))
-
-
 def settle_scores(players: Sequence[Player], rules: str, options: Mapping[str, Any] | None = None, *,
                   incident: Incident | None = None, source: str = "") -> Settlement:
     """Settle a deal scored under ``rules``: the rule set's own settling book, limit and East limit."""
     rule_set = get_rule_set(rules)
-    limit, east_limit = limits(rule_set, check_options(rule_set.name, options))
+    limit, east_limit = rule_set.limits(check_options(rule_set.name, options))
     book = settling_book(rule_set.settling)
     return settle(Table(tuple(players), book=book.name, limit=limit, east_limit=east_limit, incident=incident,
                         rules=rule_set.name, source=source))

@@ -17,9 +17,12 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from recognizer.hand import Recognition
+from recognizer.image import load_photo
+from scoring.argtypes import write_image
 from scoring.errors import PungChowError
 from scoring.tiles import Tile
-from webapp.review import LOW_CONFIDENCE, ReviewTile
+from webapp.review import LOW_CONFIDENCE, Review, ReviewTile
 
 #: Photos smaller than this on the long side are enlarged before boxes are drawn on them.
 DRAW_LONG_SIDE = 2000
@@ -96,11 +99,19 @@ def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int 
     return np.asarray(_with_legend(img, line) if legend else img)
 
 
-def recognition_overlay(image: np.ndarray, recognition: dict) -> np.ndarray:
-    """What ``pungchow recognize --overlay`` writes: the reader's JSON drawn as the page draws it, numbers and all."""
-    from webapp.recognition import review_from_result
+def recognition_overlay(image: np.ndarray, recognition: Recognition) -> np.ndarray:
+    """What ``pungchow recognize --overlay`` writes: the reader's typed result drawn as the page draws it, numbers and all."""
+    return draw_detections(image, Review.from_recognition(recognition, (image.shape[1], image.shape[0])).tiles)
 
-    return draw_detections(image, review_from_result(recognition, (image.shape[1], image.shape[0])).tiles)
+
+def draw_overlay(photo: str | Path | bytes | np.ndarray, result: Recognition, out: str | Path) -> None:
+    """Write the photo with each box numbered as the page numbers it, its code and confidence, and a legend of the
+    colours: one drawing for the page and the command line. The photo is read again only when given as a file."""
+    import cv2
+
+    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
+    img = cv2.cvtColor(recognition_overlay(rgb, result), cv2.COLOR_RGB2BGR)
+    write_image(Path(out), img)  # whole or not at all: an old file replaced with --force survives a full disk
 
 
 def _with_legend(img: Image.Image, pad: int) -> Image.Image:
@@ -138,7 +149,8 @@ def tile_crop(image: np.ndarray, box: tuple[int, int, int, int], height: int = 9
     x0, y0, x1, y1 = box
     margin = max(2, (x1 - x0) // 8)
     h, w = image.shape[:2]
-    crop = Image.fromarray(np.ascontiguousarray(image[max(0, y0 - margin) : min(h, y1 + margin), max(0, x0 - margin) : min(w, x1 + margin)]))
+    rows, cols = slice(max(0, y0 - margin), min(h, y1 + margin)), slice(max(0, x0 - margin), min(w, x1 + margin))
+    crop = Image.fromarray(np.ascontiguousarray(image[rows, cols]))
     if crop.size[0] < 1 or crop.size[1] < 1:
         return Image.new("RGB", (TILE_W, TILE_H), (255, 255, 255))
     return crop.resize((max(1, round(crop.size[0] * height / crop.size[1])), height), Image.LANCZOS)

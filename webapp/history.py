@@ -240,7 +240,8 @@ class History:
                 raise
             db.commit()
         except sqlite3.Error as exc:
-            raise HistoryError(f"the history file {self.path} could not be read or written ({exc}): try again, or pass another with --db") from None
+            raise HistoryError(f"the history file {self.path} could not be read or written ({exc}): "
+                               "try again, or pass another with --db") from None
         finally:
             db.close()
 

@@ -16,7 +16,6 @@ player changed after the photo was read. The page keeps one review in ``st.sessi
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -25,9 +24,9 @@ from recognizer.detections import UNSURE_BELOW
 from recognizer.group import Group, GroupKind
 from recognizer.hand import Laid, LayoutProblem, Trouble, assemble
 from recognizer.labels import CLASSES
+from recognizer.numbering import corners, photo_order
 from scoring.errors import InvalidHandError, NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod, parse_wind
-from scoring.melds import Meld
 from scoring.tiles import ALL_CODES, Tile, check_notation_length
 
 #: Below this confidence a recognised tile is listed first for the player to check (the CLI's "unsure").
@@ -123,11 +122,13 @@ class Review:
     winning_from_reader: bool = False
 
     @classmethod
-    def from_recognition(cls, recognition: Recognition) -> Review:
+    def from_recognition(cls, recognition: Recognition, drawn_size: tuple[int, int] | None = None) -> Review:
         """A review of what the recognizer read from a photo, from its typed result: every box it found,
-        its groups by kind, its record kept for the dispute (``Recognition.to_json()``)."""
+        its groups by kind, its record kept for the dispute (``Recognition.to_json()``). With ``drawn_size``
+        (width, height) the boxes are in the pixels of the picture they will be drawn on."""
         d = recognition.detections
-        tiles = [ReadTile(d.code(k), corners(d.boxes[k]),
+        boxes = d.boxes if drawn_size is None else recognition.boxes_at(*drawn_size)
+        tiles = [ReadTile(d.code(k), corners(boxes[k]),
                           float(d.confidence[k]),
                           tuple((CLASSES[int(c)], float(p)) for c, p in zip(d.top3[k], d.top3_p[k]) if c >= 0))
                  for k in range(len(d))]
@@ -259,17 +260,12 @@ def from_notation(
     )
     review = from_hand(hand)
     if hand.winning_tile is not None and review.winning_tile is None:
-        raise NotationError(f"the winning tile {hand.winning_tile} is not in the hand {hand}: type it among the tiles, or fix the winning tile")
+        raise NotationError(f"the winning tile {hand.winning_tile} is not in the hand {hand}: type it among the tiles, "
+                            "or fix the winning tile")
     if won_by is None:
         # The page asks how the hand was won rather than taking the scorer's guess.
         review = replace(review, won_by=None)
     return review
-
-
-def corners(box: Sequence[float]) -> tuple[float, float, float, float]:
-    """The reader's x, y, w, h as the corners x0, y0, x1, y1."""
-    x, y, w, h = (float(v) for v in box)
-    return x, y, x + w, y + h
 
 
 def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised: dict[str, Any] | None = None,
@@ -336,7 +332,7 @@ def from_detections(
             ReviewTile(
                 id=new_id[i],
                 code=det.code,
-                box=tuple(int(round(v)) for v in det.box) if det.box is not None else None,  # type: ignore[arg-type]
+                box=tuple(round(v) for v in det.box) if det.box is not None else None,  # type: ignore[arg-type]
                 confidence=det.confidence,
                 alternatives=tuple((c, p) for c, p in det.alternatives if c in ALL_CODES)[:3],
                 group=group_of.get(i),
@@ -352,37 +348,6 @@ def from_detections(
         if any(t.id == winner_id and t.in_hand and (t.confidence or 0.0) >= LOW_CONFIDENCE for t in tiles):
             review = replace(review, winning_tile=winner_id, winning_from_reader=True)
     return review
-
-
-def photo_order(boxes: Sequence[Sequence[float] | None], turned: float = 0.0) -> list[int]:
-    """Indices of the boxes as a player reads the table: row by row from the top, left to right.
-
-    A box starts a new row when its middle lies below the current row by more than half a tile's
-    height; boxes without a place keep their order, after the others. A photo the reader ``turned``
-    (degrees anticlockwise) to read level is read that way up: its rows run across the turned photo.
-    """
-    placed = [i for i, b in enumerate(boxes) if b is not None]
-    if not placed:
-        return list(range(len(boxes)))
-    cos, sin = math.cos(math.radians(turned)), math.sin(math.radians(turned))
-    across: dict[int, float] = {}
-    down: dict[int, float] = {}
-    heights: list[float] = []
-    for i in placed:
-        x0, y0, x1, y1 = (float(v) for v in boxes[i])  # type: ignore[union-attr]
-        x, y = (x0 + x1) / 2, (y0 + y1) / 2
-        across[i], down[i] = cos * x + sin * y, cos * y - sin * x
-        heights.append(abs(sin) * (x1 - x0) + abs(cos) * (y1 - y0))
-    half = max(1.0, sorted(heights)[len(heights) // 2] / 2)
-    rows: list[list[int]] = []
-    row_middle = float("-inf")
-    for i in sorted(placed, key=lambda i: down[i]):
-        if down[i] - row_middle > half:
-            rows.append([])
-            row_middle = down[i]
-        rows[-1].append(i)
-    ordered = [i for row in rows for i in sorted(row, key=lambda i: across[i])]
-    return ordered + [i for i, b in enumerate(boxes) if b is None]
 
 
 # --- what to check first ----------------------------------------------------------------------

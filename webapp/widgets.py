@@ -177,17 +177,16 @@ def rule_set_chooser(*, allow_all: bool = True, key: str = "w_rules") -> str | N
     )
     st.session_state[state.RULES] = chosen
     shown = list(sets) if chosen == state.ALL_RULES else [chosen]
-    with st.expander("Options of the rule set" + ("s" if len(shown) > 1 else "")):
-        with user_errors():
-            for name in shown:
-                rs = get_rule_set(name)
-                if not rs.options:
-                    continue
-                if len(shown) > 1:
-                    st.markdown(f"**{rs.title}**")
-                saved = st.session_state[state.RULE_OPTIONS].setdefault(name, {})
-                for option in rs.options:
-                    saved[option.name] = _option_widget(name, option, saved.get(option.name, option.default))
+    with st.expander("Options of the rule set" + ("s" if len(shown) > 1 else "")), user_errors():
+        for name in shown:
+            rs = get_rule_set(name)
+            if not rs.options:
+                continue
+            if len(shown) > 1:
+                st.markdown(f"**{rs.title}**")
+            saved = st.session_state[state.RULE_OPTIONS].setdefault(name, {})
+            for option in rs.options:
+                saved[option.name] = _option_widget(name, option, saved.get(option.name, option.default))
     return chosen
 
 

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from pungchow.argtypes import check_dataset_out, check_image_out, positive_int
+from scoring.argtypes import check_dataset_out, check_image_out, positive_int
 from scoring.errors import PungChowError
 
 #: ``generate --scale`` bounds: 1 draws photos as an app downsized them (640-1600 px long), 5 up to 8000 px long.

@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pungchow.argtypes import write_image
+from scoring.argtypes import write_image
 from pungchow_data.coco import Dataset, ImageRecord, load_dataset
 from scoring.errors import PungChowError
 

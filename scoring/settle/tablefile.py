@@ -110,9 +110,7 @@ def _limit(data: dict[str, Any], book: SettlingBook, rule_set: Any, options: dic
     if "limit" in data:
         return _whole_limit(data, "limit")
     if rule_set is not None:
-        from scoring.service import limits
-
-        return limits(rule_set, options)[0]
+        return rule_set.limits(options)[0]
     return book.limit
 
 
@@ -123,9 +121,7 @@ def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) ->
     if "limit" in data and "east_limit" not in options:
         return None
     if rule_set is not None:
-        from scoring.service import limits
-
-        return limits(rule_set, options)[1]
+        return rule_set.limits(options)[1]
     return None
 
 

@@ -259,15 +259,12 @@ with user_errors():
 
 with user_errors():
     photo_tab, typed_tab, keys_tab = st.tabs(["Photo", "Type the hand", "Tap the tiles"])
-    with photo_tab:
-        with user_errors():
-            photo_in()
-    with typed_tab:
-        with user_errors():
-            typed_in()
-    with keys_tab:
-        with user_errors():
-            keyboard_in()
+    with photo_tab, user_errors():
+        photo_in()
+    with typed_tab, user_errors():
+        typed_in()
+    with keys_tab, user_errors():
+        keyboard_in()
 
 
 

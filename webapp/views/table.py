@@ -257,7 +257,8 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
         joined = current_game(store)
         first = game_ids.index(joined.id) if joined is not None and joined.id in game_ids else (1 if games else 0)
         game_id = st.selectbox("Game", game_ids, key=f"w_deal_game_{len(games)}", index=first,
-                               format_func=lambda i: "a new game with these players" if i is None else next(g.title for g in games if g.id == i))
+                               format_func=lambda i: "a new game with these players" if i is None
+                               else next(g.title for g in games if g.id == i))
         title = st.text_input("Title of the new game", key="w_deal_title") if game_id is None else ""
         if st.button("Save deal", key="w_save_deal"):
             if game_id is None:
@@ -265,8 +266,8 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
             st.session_state[state.GAME_ID] = game_id
             linked = linked_hands(store, game_id, table, results)
             version = get_rule_set(rules).version
-            hands = [HandToKeep(player, result.hand.to_dict(), str(result.hand), rules, version, dict(result.best.options), result.to_dict(),
-                                photo_sha256=table.seats[i].photo_sha256, thumbnail=table.seats[i].thumbnail)
+            hands = [HandToKeep(player, result.hand.to_dict(), str(result.hand), rules, version, dict(result.best.options),
+                                result.to_dict(), photo_sha256=table.seats[i].photo_sha256, thumbnail=table.seats[i].thumbnail)
                      for i, (player, result) in enumerate(results.items()) if i not in linked]
             # A hand saved from *Score a hand* already is linked, not kept twice: the deal takes its number.
             store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
@@ -291,7 +292,8 @@ with user_errors():
         if name != table.seats[i].player:
             table = tb.with_seat(table, i, player=name)
     cols = st.columns(3)
-    east = cols[0].selectbox("Who is East (the dealer)", range(4), index=table.east, key="w_east", format_func=lambda i: names[i] or f"Player {i + 1}")
+    east = cols[0].selectbox("Who is East (the dealer)", range(4), index=table.east, key="w_east",
+                             format_func=lambda i: names[i] or f"Player {i + 1}")
     # Asked, never assumed: a wrong winner would settle the deal the wrong way round without a word.
     winner = cols[1].selectbox("Who went out", [NOBODY, 0, 1, 2, 3], index=None, placeholder="who went out?", key="w_winner",
                                format_func=lambda i: "nobody (a drawn deal)" if i == NOBODY else names[i] or f"Player {i + 1}")

@@ -1,4 +1,6 @@
-"""``pungchow recognize | classify | photo | evaluate | tileset``: the recognizer's commands."""
+"""``pungchow recognize | classify | photo | evaluate | tileset``: the recognizer's commands.
+
+They join the recogniser, the scorer and the page's drawing, so they live here, above all three."""
 
 from __future__ import annotations
 
@@ -8,12 +10,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pungchow.argtypes import check_image_out, positive_int
+from recognizer import SAMPLE_PHOTO
 from recognizer.detections import UNSURE_BELOW
 from recognizer.labels import CLASSES
-
-#: The photo ``pungchow photo`` reads when given none: a finished hand, shipped with the program.
-SAMPLE_PHOTO = Path(__file__).resolve().parent / "samples" / "finished-hand.jpg"
+from recognizer.numbering import corners, photo_order
+from scoring.argtypes import check_image_out, positive_int
 
 #: How the last tile came, as a sentence says it.
 WON_BY_PHRASE = {"discard": "off a discard", "wall": "from the wall", "loose-tile": "with a loose tile", "last-tile": "with the last tile",
@@ -24,17 +25,15 @@ if TYPE_CHECKING:
     from scoring.api import Hand
 
 
-def tile_numbers(res: "Recognition") -> dict[int, int]:
+def tile_numbers(res: Recognition) -> dict[int, int]:
     """Each detection's number as the overlay and the page draw it (row by row, left to right), by detection index."""
-    from webapp.review import corners, photo_order
-
     width, height = res.own_size
     boxes = res.boxes_at(width, height)  # (x, y, w, h), as the page reads them back
     order = photo_order([corners(boxes[k]) for k in range(len(res.detections))], res.turned)
     return {index: number for number, index in enumerate(order)}
 
 
-def _print_recognition(res: "Recognition", as_json: bool, *, won_by_given: bool = True) -> None:
+def _print_recognition(res: Recognition, as_json: bool, *, won_by_given: bool = True) -> None:
     if as_json:
         data = res.to_json()
         numbers = tile_numbers(res)
@@ -68,7 +67,7 @@ def _print_recognition(res: "Recognition", as_json: bool, *, won_by_given: bool 
         print(f"  problem: {p}")
 
 
-def _offer_tileset(rgb: "object", res: "Recognition", current: str | None) -> None:
+def _offer_tileset(rgb: object, res: Recognition, current: str | None) -> None:
     """Say when a calibrated set would read the photo better (on stderr, so JSON output stays clean)."""
     from recognizer.pipeline import better_tileset
     from recognizer.tileset import read_all_tilesets
@@ -82,7 +81,8 @@ def _offer_tileset(rgb: "object", res: "Recognition", current: str | None) -> No
 
 
 def _recognize(args: argparse.Namespace) -> int:
-    from recognizer.pipeline import draw_overlay, recognize
+    from recognizer.pipeline import recognize
+    from webapp.drawing import draw_overlay
 
     if args.overlay:
         check_image_out(Path(args.overlay), force=args.force, keep=(Path(args.photo),))
@@ -120,11 +120,9 @@ def _classify(args: argparse.Namespace) -> int:
 
 def _photo(args: argparse.Namespace) -> int:
     from recognizer.pipeline import recognize
-    from scoring.cli import run_score
+    from scoring.cli import options_from_args, run_score
     from scoring.errors import InvalidHandError
     from scoring.hand import parse_wind
-
-    from scoring.cli import options_from_args
     from scoring.rulesets import get_rule_set
 
     # Every score option is checked before the photo is read, so a typo is reported as itself.
@@ -158,13 +156,14 @@ def _photo(args: argparse.Namespace) -> int:
     problems = hand.problems()
     if problems:
         raise InvalidHandError(["the photo gives the hand " + str(hand) + ", which cannot be scored"] + problems +
-                               ["check the tiles with `pungchow recognize PHOTO --overlay OUT.png` and score the corrected hand with `pungchow score`"])
+                               ["check the tiles with `pungchow recognize PHOTO --overlay OUT.png` and score the corrected hand "
+                                "with `pungchow score`"])
     if not args.won_by and hand.winner and hand.won_by is not None:
         _say_assumed_win(hand, args)
     return run_score(hand, args)
 
 
-def _say_assumed_win(hand: "Hand", args: argparse.Namespace) -> None:
+def _say_assumed_win(hand: Hand, args: argparse.Namespace) -> None:
     """A photo cannot show how the last tile came: say which way the hand is scored, and what the other way scores."""
     from dataclasses import replace
 
