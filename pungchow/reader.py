@@ -8,13 +8,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from recognizer import SAMPLE_PHOTO
 from recognizer.detections import UNSURE_BELOW
 from recognizer.labels import CLASSES
 from recognizer.numbering import corners, photo_order
 from scoring.argtypes import check_image_out, positive_int
+from scoring.hand import WinMethod
 
 #: How the last tile came, as a sentence says it.
 WON_BY_PHRASE = {"discard": "off a discard", "wall": "from the wall", "loose-tile": "with a loose tile", "last-tile": "with the last tile",
@@ -101,7 +102,7 @@ def _classify(args: argparse.Namespace) -> int:
     from recognizer.tileset import load_tileset
 
     ts = load_tileset(args.tileset) if args.tileset else None
-    out = []
+    out: list[dict[str, Any]] = []
     for path in args.images:
         try:
             d = classify_tile_image(load_photo(path), ts)
@@ -159,26 +160,26 @@ def _photo(args: argparse.Namespace) -> int:
                                ["check the tiles with `pungchow recognize PHOTO --overlay OUT.png` and score the corrected hand "
                                 "with `pungchow score`"])
     if not args.won_by and hand.winner and hand.won_by is not None:
-        _say_assumed_win(hand, args)
+        _say_assumed_win(hand, hand.won_by, args)
     return run_score(hand, args)
 
 
-def _say_assumed_win(hand: Hand, args: argparse.Namespace) -> None:
+def _say_assumed_win(hand: Hand, won_by: WinMethod, args: argparse.Namespace) -> None:
     """A photo cannot show how the last tile came: say which way the hand is scored, and what the other way scores."""
     from dataclasses import replace
 
     from scoring import service
-    from scoring.api import ScoreResult, WinMethod
+    from scoring.api import ScoreResult
 
-    other = WinMethod.WALL if hand.won_by is WinMethod.DISCARD else WinMethod.DISCARD
-    note = f"won by: not given, so scored as won {WON_BY_PHRASE.get(hand.won_by.value, hand.won_by.value)}"
+    other = WinMethod.WALL if won_by is WinMethod.DISCARD else WinMethod.DISCARD
+    note = f"won by: not given, so scored as won {WON_BY_PHRASE.get(won_by.value, won_by.value)}"
     if args.rules.strip().lower() != service.ALL:
         from scoring.cli import options_from_args
 
         result = service.score_one(replace(hand, won_by=other), args.rules, options_from_args(args))
         if isinstance(result, ScoreResult):
             note += f"; {WON_BY_PHRASE[other.value]} it scores {result.total}"
-    note += f": say how with --won-by {other.value} (or {hand.won_by.value})"
+    note += f": say how with --won-by {other.value} (or {won_by.value})"
     print(note, file=sys.stderr if args.json else sys.stdout)
 
 
@@ -227,7 +228,7 @@ def _tileset_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from scoring.cli import add_score_options
 
     p = sub.add_parser("recognize", help="find and name every tile of a photo and build the hand")

@@ -17,6 +17,7 @@ from recognizer.group import GroupKind
 from recognizer.labels import CLASSES
 from scoring.errors import PungChowError
 from scoring.hand import Hand
+from scoring.tiles import Tile
 
 IOU = 0.5
 
@@ -29,8 +30,8 @@ class Tally:
     n_pred: int = 0
     n_gt: int = 0
     det_tp: int = 0
-    per_class: Counter = field(default_factory=Counter)
-    confusions: Counter = field(default_factory=Counter)
+    per_class: Counter[tuple[str, str]] = field(default_factory=Counter)
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
     hands: int = 0
     hands_right: int = 0
     images: int = 0
@@ -94,7 +95,7 @@ def same_hand(ours: Hand, truth: dict[str, Any], winning_set_apart: bool) -> boo
     except PungChowError:
         return False
 
-    def key(h: Hand) -> tuple:
+    def key(h: Hand) -> tuple[tuple[Tile, ...], tuple[str, ...], tuple[Tile, ...]]:
         return (tuple(h.concealed), tuple(sorted(str(m) for m in h.melds)), tuple(h.bonus))
 
     return key(ours) == key(want) and (not winning_set_apart or ours.winning_tile == want.winning_tile)

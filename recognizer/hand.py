@@ -167,8 +167,8 @@ def assemble(laid: list[Laid], *, winning_tile: Tile | None = None, **context: A
             concealed.append(winning)
         else:
             try:
-                meld = Meld.of(list(g.tiles), concealed=g.concealed)
-                declared.append((g, meld, []) if meld.kind is not MeldKind.PAIR or g.concealed else (g, None, []))
+                made = Meld.of(list(g.tiles), concealed=g.concealed)
+                declared.append((g, made, []) if made.kind is not MeldKind.PAIR or g.concealed else (g, None, []))
             except InvalidHandError as exc:
                 declared.append((g, None, exc.problems))
     melds: list[Meld] = []

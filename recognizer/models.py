@@ -39,7 +39,8 @@ class Model:
     meta: dict[str, Any]
 
     def run(self, x: np.ndarray) -> list[np.ndarray]:
-        return self.session.run(None, {self.session.get_inputs()[0].name: x})
+        outputs: list[np.ndarray] = self.session.run(None, {self.session.get_inputs()[0].name: x})
+        return outputs
 
 
 def expected_meta(name: str) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from scoring.errors import InvalidHandError, NotationError
 from scoring.jsonfile import JsonInputError, load_json, schema_problems
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import COPIES_OF_A_TILE, Tile, format_tiles, parse_tile, parse_tiles
+from scoring.tiles import Wind as Wind  # the one Wind, named here too: a hand's seat and round
 
 SCHEMA_PATH = Path(__file__).with_name("schema") / "hand.v2.json"
 SCHEMA_ID = "pungchow/hand"
@@ -57,34 +58,6 @@ class WinMethod(str, Enum):
     def self_drawn(self) -> bool:
         """The winning tile came from the wall, not from another player."""
         return self in (WinMethod.WALL, WinMethod.LOOSE_TILE, WinMethod.LAST_TILE, WinMethod.ORIGINAL_HAND)
-
-
-class Wind(str, Enum):
-    """A seat or the round: East (the banker) first, then South, West and North in the order of play."""
-
-    EAST = "E"
-    SOUTH = "S"
-    WEST = "W"
-    NORTH = "N"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
-
-    @classmethod
-    def parse(cls, text: object, what: str = "wind") -> Wind:
-        """``E``/``east`` ... ``N``/``north`` -> the wind; anything else is an error, never a guess."""
-        word = text.strip().upper() if isinstance(text, str) else ""
-        for wind in cls:
-            if word in (wind.value, wind.name):
-                return wind
-        raise NotationError(f"unknown {what} {text!r}: use E, S, W or N")
-
-
-#: A wind as a player may name it: its letter or its word ("S", "south").
-WIND_NAMES: dict[str, str] = {w.name: w.value for w in Wind}
 
 
 def parse_wind(text: str, what: str) -> Wind:

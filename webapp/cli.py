@@ -109,7 +109,7 @@ def _app(args: argparse.Namespace) -> int:
             stop_server(proc)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     app = sub.add_parser(
         "app",
         help="start the page: photograph a hand, fix tiles, score it, settle the table",

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from recognizer.geometry import size_factors
 from recognizer.group import Group, GroupKind
+from recognizer.numbering import corners
 from scoring.errors import PungChowError
 from scoring.tiles import BONUS_CODES, PLAYING_CODES
 from webapp.photos import Photo
-from webapp.review import ReadTile, Review, corners, from_reading
+from webapp.review import ReadTile, Review, from_reading
 
 if TYPE_CHECKING:
     from recognizer.hand import Recognition

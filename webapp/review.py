@@ -16,7 +16,7 @@ player changed after the photo was read. The page keeps one review in ``st.sessi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -231,7 +231,8 @@ def from_hand(hand: Hand, *, source: str = "typed") -> Review:
 def _find_winning(tiles: Sequence[ReviewTile], groups: Sequence[ReviewGroup], code: str) -> int | None:
     """The tile that most likely came last: one in hand first, then in an exposed set."""
     concealed_sets = {g.id for g in groups if g.concealed}
-    for wanted in (lambda t: t.group is None, lambda t: t.group not in concealed_sets, lambda t: True):
+    places: tuple[Callable[[ReviewTile], bool], ...] = (lambda t: t.group is None, lambda t: t.group not in concealed_sets, lambda t: True)
+    for wanted in places:
         for t in reversed(tiles):
             if t.code == code and wanted(t):
                 return t.id

@@ -168,13 +168,13 @@ def rule_set_chooser(*, allow_all: bool = True, key: str = "w_rules") -> str | N
     current = st.session_state.get(state.RULES, state.DEFAULT_RULES)
     fallback = state.DEFAULT_RULES if state.DEFAULT_RULES in names else names[0]
     index = names.index(current if current in names else fallback)
-    chosen = st.selectbox(
+    chosen: str = st.selectbox(
         "Rule set",
         names,
         index=index,
         key=key,
         format_func=lambda n: "All rule sets side by side" if n == state.ALL_RULES else f"{sets[n].title} ({n}, version {sets[n].version})",
-    )
+    ) or names[index]  # a choice always stands: the list is never empty here
     st.session_state[state.RULES] = chosen
     shown = list(sets) if chosen == state.ALL_RULES else [chosen]
     with st.expander("Options of the rule set" + ("s" if len(shown) > 1 else "")), user_errors():

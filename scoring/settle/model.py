@@ -12,9 +12,10 @@ from typing import Any
 
 from scoring.engine import Citation, ScoreResult
 from scoring.errors import PungChowError
+from scoring.tiles import WINDS
 
 #: The four seats in the order of play; East is the banker who pays and receives double.
-SEATS: tuple[str, ...] = ("E", "S", "W", "N")
+SEATS: tuple[str, ...] = WINDS
 SEAT_NAMES: dict[str, str] = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from scoring.engine import RuleSet
 from scoring.errors import PungChowError
 from scoring.hand import Hand, hand_schema
 from scoring.jsonfile import JsonInputError, load_json, schema_problems
@@ -67,7 +68,7 @@ def _rule_set_name(data: dict[str, Any], book: SettlingBook) -> str:
     raise SettlementError(f"hands under {book.name}: name the rule set that scores them (rules: ...; see `pungchow rules`)")
 
 
-def _scoring_options(data: dict[str, Any], rule_set: Any) -> dict[str, Any]:
+def _scoring_options(data: dict[str, Any], rule_set: RuleSet) -> dict[str, Any]:
     options = dict(data.get("options", {}))
     known = {o.name for o in rule_set.options}
     if "limit" in data and "limit" in known:
@@ -106,7 +107,7 @@ def _whole_limit(data: dict[str, Any], key: str) -> int | None:
     return int(value)
 
 
-def _limit(data: dict[str, Any], book: SettlingBook, rule_set: Any, options: dict[str, Any]) -> int | None:
+def _limit(data: dict[str, Any], book: SettlingBook, rule_set: RuleSet | None, options: dict[str, Any]) -> int | None:
     if "limit" in data:
         return _whole_limit(data, "limit")
     if rule_set is not None:
@@ -114,7 +115,7 @@ def _limit(data: dict[str, Any], book: SettlingBook, rule_set: Any, options: dic
     return book.limit
 
 
-def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) -> int | None:
+def _east_limit(data: dict[str, Any], rule_set: RuleSet | None, options: dict[str, Any]) -> int | None:
     """The table's East limit, else the rule set's, unless the table set its own limit (then double it)."""
     if "east_limit" in data:
         return _whole_limit(data, "east_limit")
@@ -130,7 +131,7 @@ def table_from_dict(data: Any) -> Table:
     validate_table_json(data)
     book = book_for(data)
     has_hands = any("hand" in p for p in data["players"])
-    rule_set = None
+    rule_set: RuleSet | None = None
     options: dict[str, Any] = {}
     rules = data.get("rules")
     if has_hands or rules:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from pungchow_data.faces import STYLES, render_face
+from pungchow_data.faces import STYLES, render_face  # type: ignore[import-untyped]
 from scoring.tiles import ALL_CODES
 from webapp.drawing import FACE_STYLE, FACES_DIR, TILE_H, TILE_W
 
@@ -23,7 +23,7 @@ def make_face(code: str) -> Image.Image:
     rgba = Image.fromarray(render_face(STYLES[FACE_STYLE], code))
     face = Image.new("RGB", rgba.size, (255, 255, 255))
     face.paste(rgba, (0, 0), rgba)
-    return face.resize((TILE_W, TILE_H), Image.LANCZOS)
+    return face.resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
 
 
 def main() -> None:

@@ -144,8 +144,8 @@ def keyboard_in() -> None:
         cols[1].button("Exposed set", key="w_keys_expose", on_click=key_tap, args=(kb.Keys.expose,),
                        help="The last three or four tiles tapped were laid out on the table")
         # One tap puts the hand up and says how it was won: the two usual ways, or ask me (any other way, or not won).
-        cols = st.columns(3)
-        for col, (label, won_by) in zip(cols, (("Won off a discard", "discard"), ("Won from the wall", "wall"), ("Ask me how", None))):
+        ways = st.columns(3)
+        for col, (label, won_by) in zip(ways, (("Won off a discard", "discard"), ("Won from the wall", "wall"), ("Ask me how", None))):
             col.button(label, key=f"w_keys_use_{won_by or 'ask'}", on_click=use_keys, args=(won_by,),
                        type="primary" if won_by else "secondary", disabled=keys.count == 0)
         if st.session_state.get("w_keys_said"):
@@ -232,7 +232,8 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
             title = ""
             player_choices = list(store.game(game_id).players)
         seat_index = WINDS.index(review.seat_wind)
-        player = st.selectbox("Whose hand", player_choices, index=min(seat_index, len(player_choices) - 1), key="w_save_player")
+        player = st.selectbox("Whose hand", player_choices, index=min(seat_index, len(player_choices) - 1), key="w_save_player") \
+            or player_choices[0]
         if st.button("Save hand", key="w_save_hand"):
             if store.saved_under(key) is None and game_id is None:
                 game_id = store.new_game(title, player_choices).id

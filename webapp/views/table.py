@@ -10,7 +10,7 @@ import streamlit as st
 
 from scoring.api import ScoreResult, WinMethod, get_rule_set
 from scoring.errors import PungChowError
-from scoring.tiles import WINDS
+from scoring.tiles import WINDS, Wind
 from webapp import reviewer, state
 from webapp import table as tb
 from webapp.history import HandToKeep, HistoryError
@@ -33,7 +33,6 @@ from webapp.widgets import (
     user_errors,
 )
 
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 NOBODY = -1
 
 
@@ -165,7 +164,7 @@ def seat_editor(index: int, table: tb.Table) -> None:
     wind = table.seat_wind(index)
     slot = reviewer.seat_slot(index)
     review = st.session_state.get(slot.review)
-    label = f"{seat.player or f'Player {index + 1}'} — {WIND_NAMES[wind]}" + (" (went out)" if table.winner == index else "")
+    label = f"{seat.player or f'Player {index + 1}'} — {Wind(wind).word}" + (" (went out)" if table.winner == index else "")
     with st.container(border=True, key=f"seat-{index}"):
         st.markdown(f"**{markdown_text(label)}**")
         winning, won_by = seat.winning_tile, seat.won_by
@@ -201,7 +200,7 @@ def show_settlement(table: tb.Table, rules: str) -> None:
     options = st.session_state[state.RULE_OPTIONS].get(rules)
     results = tb.score_table(table, rules, options)
     st.subheader("Scores")
-    st.table(markdown_rows(text_table([{"player": p, "wind": WIND_NAMES[table.seat_wind(i)], "went out": "yes" if table.winner == i else "",
+    st.table(markdown_rows(text_table([{"player": p, "wind": Wind(table.seat_wind(i)).word, "went out": "yes" if table.winner == i else "",
                "arrangement": str(r.arrangement), "score": total_text(r)} for i, (p, r) in enumerate(results.items())])))
     for player, result in results.items():
         with st.expander(markdown_text(f"{player}: {result.total}")):
@@ -291,15 +290,16 @@ with user_errors():
     for i, name in enumerate(names):
         if name != table.seats[i].player:
             table = tb.with_seat(table, i, player=name)
-    cols = st.columns(3)
-    east = cols[0].selectbox("Who is East (the dealer)", range(4), index=table.east, key="w_east",
+    seat_cols = st.columns(3)
+    east = seat_cols[0].selectbox("Who is East (the dealer)", range(4), index=table.east, key="w_east",
                              format_func=lambda i: names[i] or f"Player {i + 1}")
     # Asked, never assumed: a wrong winner would settle the deal the wrong way round without a word.
-    winner = cols[1].selectbox("Who went out", [NOBODY, 0, 1, 2, 3], index=None, placeholder="who went out?", key="w_winner",
+    winner = seat_cols[1].selectbox("Who went out", [NOBODY, 0, 1, 2, 3], index=None, placeholder="who went out?", key="w_winner",
                                format_func=lambda i: "nobody (a drawn deal)" if i == NOBODY else names[i] or f"Player {i + 1}")
-    prevailing = cols[2].selectbox("Prevailing wind", WINDS, index=WINDS.index(table.prevailing_wind), key="w_table_round",
-                                   format_func=WIND_NAMES.get)
-    table = tb.Table(table.seats, east=east, winner=None if winner in (NOBODY, None) else winner, prevailing_wind=prevailing)
+    prevailing = seat_cols[2].selectbox("Prevailing wind", WINDS, index=WINDS.index(table.prevailing_wind), key="w_table_round",
+                                   format_func=reviewer.wind_word)
+    table = tb.Table(table.seats, east=table.east if east is None else east, winner=None if winner in (NOBODY, None) else winner,
+                     prevailing_wind=prevailing or table.prevailing_wind)
     put(table)
     for i in range(4):
         seat_editor(i, current_table())
