@@ -140,7 +140,7 @@ class ImageRecord:
     source: str = ""
     license: str = ""
     hand: dict[str, Any] | None = None
-    hands: list[dict[str, Any]] = field(default_factory=list)
+    hands: list[dict[str, Any] | None] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     tiles: list[TileLabel] = field(default_factory=list)
     id: int = 0

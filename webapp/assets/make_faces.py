@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from pungchow_data.faces import STYLES, render_face  # type: ignore[import-untyped]
+from pungchow_data.faces import STYLES, render_face
 from scoring.tiles import ALL_CODES
 from webapp.drawing import FACE_STYLE, FACES_DIR, TILE_H, TILE_W
 
