@@ -17,6 +17,7 @@ import numpy as np
 from pungchow_data.coco import Group, ImageRecord, TileLabel
 from pungchow_data.faces import FACE_H, FACE_W, TileStyle, face_pyramid
 from pungchow_data.hands import HandPlan, TileSet, hidden_hand, random_hand
+from scoring.tiles import WINDS
 
 Vec = np.ndarray
 
@@ -183,9 +184,8 @@ def random_layout(rng: np.random.Generator, style: TileStyle) -> tuple[Layout, d
     layout = Layout()
     standing = rng.random() < 0.2
     n_hands = int(rng.choice([1, 2, 3, 4], p=[0.6, 0.2, 0.1, 0.1]))
-    winds = "ESWN"
     seat = int(rng.integers(4))
-    plan = random_hand(rng, tiles, winner=True, seat_wind=winds[seat])
+    plan = random_hand(rng, tiles, winner=True, seat_wind=WINDS[seat])
     layout.hands.append(plan)
     lay_out_hand(rng, layout, plan, 0, np.array([0.0, 0.0]), 0.0, size, standing)
     row_len = max(b.face_centre[0] for b in layout.bodies) + w
@@ -196,7 +196,7 @@ def random_layout(rng: np.random.Generator, style: TileStyle) -> tuple[Layout, d
         if far_side and rng.random() < 0.3:
             other = hidden_hand(13)  # only the player opposite shows the camera a row of backs
         else:
-            other = random_hand(rng, tiles, winner=False, seat_wind=winds[(seat + k) % 4])
+            other = random_hand(rng, tiles, winner=False, seat_wind=WINDS[(seat + k) % 4])
         if side_by_side and other.hand is None:
             origin, angle = np.array([row_len, (depth + w) * k]), math.pi  # backs towards the camera
         elif side_by_side:
