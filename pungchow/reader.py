@@ -82,16 +82,18 @@ def _offer_tileset(rgb: object, res: Recognition, current: str | None) -> None:
 
 
 def _recognize(args: argparse.Namespace) -> int:
+    from recognizer.image import load_photo_sized
     from recognizer.pipeline import recognize
     from webapp.drawing import draw_overlay
 
     if args.overlay:
         check_image_out(Path(args.overlay), force=args.force, keep=(Path(args.photo),))
-    res = recognize(args.photo, args.tileset)
+    rgb, own_size = load_photo_sized(args.photo)  # decoded once: read, drawn on and offered a tile set
+    res = recognize(rgb, args.tileset, photo_size=own_size)
     if args.overlay:
-        draw_overlay(args.photo, res, args.overlay)
+        draw_overlay(rgb, res, args.overlay)
     _print_recognition(res, args.json, won_by_given=False)
-    _offer_tileset(args.photo, res, args.tileset)
+    _offer_tileset(rgb, res, args.tileset)
     return 0
 
 
@@ -127,7 +129,8 @@ def _photo(args: argparse.Namespace) -> int:
     from scoring.rulesets import get_rule_set
 
     # Every score option is checked before the photo is read, so a typo is reported as itself.
-    context = {"seat_wind": parse_wind(args.seat or "E", "seat wind"), "prevailing_wind": parse_wind(args.round or "E", "prevailing wind")}
+    context: dict[str, Any] = {"seat_wind": parse_wind(args.seat or "E", "seat wind"),
+                               "prevailing_wind": parse_wind(args.round or "E", "prevailing wind")}
     options = options_from_args(args)
     if args.rules.strip().lower() != "all":
         get_rule_set(args.rules).resolve_options(options)

@@ -22,15 +22,16 @@ from scoring.tiles import BONUS_CODES
 
 
 def recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | None = None, rules: str | None = None,
-              **context: Any) -> Recognition:
+              *, photo_size: tuple[int, int] | None = None, **context: Any) -> Recognition:
     """Recognise every tile of a photo and build the hand; ``rules`` the book whose hand shapes the photo is read
-    for (None: every book's); ``context`` goes to the Hand (won_by, seat_wind, ...)."""
+    for (None: every book's); ``context`` goes to the Hand (won_by, seat_wind, ...). Handed pixels already decoded
+    (``image.load_photo_sized``), ``photo_size`` is the photo's own (width, height), so the record's boxes are in it."""
     with one_blas_thread():
-        return _recognize(photo, tileset, rules, **context)
+        return _recognize(photo, tileset, rules, photo_size, **context)
 
 
 def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | None, rules: str | None,
-               **context: Any) -> Recognition:
+               own_size: tuple[int, int] | None, **context: Any) -> Recognition:
     times: dict[str, float] = {}
     t = time.perf_counter()
 
@@ -41,7 +42,7 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
         t = now
 
     ts = load_tileset(tileset) if isinstance(tileset, str) else tileset
-    rgb, photo_size = (photo, None) if isinstance(photo, np.ndarray) else load_photo_sized(photo)
+    rgb, photo_size = (photo, own_size) if isinstance(photo, np.ndarray) else load_photo_sized(photo)
     lap("load")
     notes: list[str] = []
     size = (rgb.shape[1], rgb.shape[0])
