@@ -15,7 +15,7 @@ from typing import Any
 
 from scoring.arrange import Arrangement, Reading, Shape, arrangements, readings
 from scoring.context import ScoreContext
-from scoring.errors import InvalidHandError, PungChowError, UnknownRuleSetError
+from scoring.errors import Ask, InvalidHandError, Problem, PungChowError, UnknownRuleSetError
 from scoring.hand import Hand
 from scoring.melds import Meld
 
@@ -482,8 +482,8 @@ def score_with(rule_set: RuleSet, hand: Hand, options: Mapping[str, Any] | None 
     ]
     if not candidates:
         raise InvalidHandError(
-            [f"{hand} is not a complete hand under {rule_set.name}: it does not split into four sets and a pair"
-             " (nor a special hand this rule set allows); score it with --loser if it did not win"]
+            [Problem(f"{hand} is not a complete hand under {rule_set.name}: it does not split into four sets and a pair"
+                     " (nor a special hand this rule set allows); ", Ask.SCORE_AS_LOSER, " if it did not win")]
         )
     scores = []
     for reading, arrangement in candidates:

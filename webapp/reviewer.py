@@ -127,7 +127,7 @@ def edit(slot: Slot, change: Callable[..., rv.Review], *args: Any) -> None:
     try:
         after = change(before, *args)
     except PungChowError as exc:
-        st.session_state[f"{slot.prefix}_said"] = ("error", player_words(str(exc)))
+        st.session_state[f"{slot.prefix}_said"] = ("error", player_words(exc))
         return
     if after is not before:
         stack = st.session_state.setdefault(undo_key(slot), [])

@@ -12,7 +12,7 @@ from typing import Any
 
 from scoring import service
 from scoring.api import Hand, ScoreResult
-from scoring.errors import PungChowError
+from scoring.errors import PungChowError, about
 from scoring.settle.model import Incident, IncidentKind, Player
 from scoring.tiles import WINDS
 
@@ -84,7 +84,7 @@ def hand_of(table: Table, index: int) -> Hand:
             winner=won,
         )
     except PungChowError as exc:
-        raise PungChowError(f"{seat.player}'s hand: {exc}") from None
+        raise about(f"{seat.player}'s hand: ", exc) from None
 
 
 def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = None) -> dict[str, ScoreResult]:
@@ -98,7 +98,7 @@ def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = No
         except PungChowError as exc:
             if str(exc).startswith(seat.player):
                 raise
-            raise PungChowError(f"{seat.player}'s hand: {exc}") from None
+            raise about(f"{seat.player}'s hand: ", exc) from None
     return results
 
 

@@ -77,7 +77,7 @@ def photo_in() -> None:
             start_review(rv.Review(), photo)
             progress.progress(1.0, text="The tiles could not be read")
             status.update(label="The photo is kept; add its tiles below", state="error")
-            st.warning(player_words(str(exc)))
+            st.warning(player_words(exc))
             return
         progress.progress(1.0, text=f"Read {len(found.tiles)} tiles")
         status.update(label=f"Read {len(found.tiles)} tiles: check them below", state="complete")
@@ -124,7 +124,7 @@ def use_keys(won_by: str | None) -> None:
     try:
         typed = rv.from_notation(keys.notation(), winning=keys.winning, won_by=won_by)
     except PungChowError as exc:
-        st.session_state["w_keys_said"] = reviewer.player_words(str(exc))
+        st.session_state["w_keys_said"] = reviewer.player_words(exc)
         return
     start_review(typed)
     st.session_state[state.KEYS] = kb.Keys()

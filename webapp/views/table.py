@@ -312,4 +312,4 @@ with user_errors():
         try:
             show_settlement(current_table(), rules)
         except PungChowError as exc:
-            st.error(player_words(str(exc)))
+            st.error(player_words(exc))
