@@ -113,6 +113,6 @@ def score_all(hand: Hand, options: Mapping[str, Mapping[str, Any]] | None = None
     for name, rs in rule_sets().items():
         try:
             results[name] = score_with(rs, hand, (options or {}).get(name))
-        except InvalidHandError as refused:
-            results[name] = Refusal(name, str(refused))
+        except InvalidHandError as refused:  # one problem keeps its codes, for each surface to word
+            results[name] = Refusal(name, refused.problems[0] if len(refused.problems) == 1 else str(refused))
     return results

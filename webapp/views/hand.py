@@ -182,7 +182,8 @@ def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
         sets = rule_sets()
         st.table(text_table([{"rule set": sets[name].title, "name": name, "version": sets[name].version,
                               "score": total_text(r) if isinstance(r, ScoreResult) else "—",
-                              "note": r.reason if isinstance(r, Refusal) else ""} for name, r in results.items()]))
+                              "note": reviewer.player_words(r.reason) if isinstance(r, Refusal) else ""}
+                             for name, r in results.items()]))
         for name, r in results.items():
             if isinstance(r, ScoreResult):
                 with st.expander(f"{sets[name].title}: {r.total}"):
