@@ -473,6 +473,11 @@ def score_with(rule_set: RuleSet, hand: Hand, options: Mapping[str, Any] | None 
     """Score ``hand`` under ``rule_set``: every reading of where the winning tile went, every
     arrangement of each, the best first."""
     hand.check()
+    return score_checked(rule_set, hand, options)
+
+
+def score_checked(rule_set: RuleSet, hand: Hand, options: Mapping[str, Any] | None = None) -> ScoreResult:
+    """``score_with`` for a hand already checked (``Hand.check``): side by side, the hand is checked once, not once a book."""
     resolved = rule_set.resolve_options(options)
     candidates = [
         (reading, reading.mark(a))
