@@ -1,7 +1,7 @@
 """The ``pungchow`` command: one sub-command per step of the pipeline.
 
 Each area registers its own sub-commands (``register(subparsers)`` in ``scoring.cli``,
-``recognizer.cli``, ``webapp.cli``, ``pungchow_data.cli``), so the areas stay independent.
+``pungchow.reader``, ``webapp.cli``, ``pungchow_data.cli``), so the areas stay independent.
 Errors a user can cause are printed as one line and exit with status 2; nothing else is caught,
 so a real bug still shows its traceback.
 """
@@ -19,7 +19,7 @@ from scoring.errors import PungChowError
 from scoring.text import one_line
 
 #: Modules that add sub-commands, every one part of the product but the training data's.
-COMMAND_MODULES = ("scoring.cli", "scoring.settle.cli", "recognizer.cli", "webapp.cli", "pungchow_data.cli")
+COMMAND_MODULES = ("scoring.cli", "scoring.settle.cli", "pungchow.reader", "webapp.cli", "pungchow_data.cli")
 #: The one optional module: the training data's commands, present where that package is installed.
 OPTIONAL_COMMANDS = "pungchow_data"
 

@@ -66,7 +66,7 @@ class Group:
         return {"id": self.id, "kind": self.kind, "exposed": self.exposed, "hand_index": self.hand_index}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Group":
+    def from_dict(cls, d: dict[str, Any]) -> Group:
         return cls(int(d["id"]), str(d["kind"]), bool(d["exposed"]), int(d.get("hand_index", 0)))
 
 
@@ -112,7 +112,7 @@ class TileLabel:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "TileLabel":
+    def from_dict(cls, d: dict[str, Any]) -> TileLabel:
         code = d.get("code") or ALL_CODES[int(d["category_id"]) - 1]
         quad = d.get("quad")
         return cls(
@@ -140,7 +140,7 @@ class ImageRecord:
     source: str = ""
     license: str = ""
     hand: dict[str, Any] | None = None
-    hands: list[dict[str, Any]] = field(default_factory=list)
+    hands: list[dict[str, Any] | None] = field(default_factory=list)
     groups: list[Group] = field(default_factory=list)
     tiles: list[TileLabel] = field(default_factory=list)
     id: int = 0
@@ -164,7 +164,7 @@ class ImageRecord:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "ImageRecord":
+    def from_dict(cls, d: dict[str, Any]) -> ImageRecord:
         return cls(
             file_name=d["file_name"],
             width=int(d["width"]),
@@ -228,10 +228,12 @@ def load_dataset(root: str | Path) -> Dataset:
     except JsonInputError as exc:
         raise DatasetError(f"{path}: {exc}") from None
     if not isinstance(data, dict):
-        raise DatasetError(f"{path} holds a {type(data).__name__}; a dataset's annotations are a COCO object with images, annotations and categories")
+        raise DatasetError(f"{path} holds a {type(data).__name__}; a dataset's annotations are a COCO object with images, "
+                           "annotations and categories")
     for key in ("images", "annotations", "categories", "licenses"):
         if not isinstance(data.get(key, []), list):
-            raise DatasetError(f"{path}: {key} is a {type(data[key]).__name__}, not a list; re-make the dataset with `pungchow data generate`")
+            raise DatasetError(f"{path}: {key} is a {type(data[key]).__name__}, not a list; "
+                               "re-make the dataset with `pungchow data generate`")
     if not isinstance(data.get("info", {}), dict):
         raise DatasetError(f"{path}: info is not an object; re-make the dataset with `pungchow data generate`")
     try:

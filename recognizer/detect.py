@@ -88,7 +88,8 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     ih = np.clip(np.minimum(ay2[:, None], by2[None]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
     inter = iw * ih
     union = (a[:, 2] * a[:, 3])[:, None] + (b[:, 2] * b[:, 3])[None] - inter
-    return inter / np.maximum(union, 1e-9)
+    iou: np.ndarray = inter / np.maximum(union, 1e-9)
+    return iou
 
 
 def nms(dets: Detections, iou: float = NMS_IOU, rank: np.ndarray | None = None) -> Detections:

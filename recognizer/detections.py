@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -28,19 +29,19 @@ class Detections:
 
     boxes: np.ndarray
     scores: np.ndarray
-    codes: np.ndarray = field(default=None)  # type: ignore[assignment]
-    confidence: np.ndarray = field(default=None)  # type: ignore[assignment]
-    top3: np.ndarray = field(default=None)  # type: ignore[assignment]
-    top3_p: np.ndarray = field(default=None)  # type: ignore[assignment]
-    face_down: np.ndarray = field(default=None)  # type: ignore[assignment]
-    group: np.ndarray = field(default=None)  # type: ignore[assignment]
-    probs: np.ndarray = field(default=None)  # type: ignore[assignment]
-    embedding: np.ndarray = field(default=None)  # type: ignore[assignment]
+    codes: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    confidence: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    top3: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    top3_p: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    face_down: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    group: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    probs: np.ndarray = field(default=None)  # type: ignore[arg-type]
+    embedding: np.ndarray = field(default=None)  # type: ignore[arg-type]
 
     def __post_init__(self) -> None:
         boxes = np.asarray(self.boxes, np.float32).reshape(-1, 4)
         n = len(boxes)
-        defaults = {
+        defaults: dict[str, tuple[np.ndarray, Any, tuple[int, ...]]] = {
             "scores": (np.ones(n, np.float32), np.float32, (n,)),
             "codes": (np.full(n, -1, np.int64), np.int64, (n,)),
             "confidence": (np.zeros(n, np.float32), np.float32, (n,)),
@@ -69,7 +70,7 @@ class Detections:
     def __len__(self) -> int:
         return len(self.boxes)
 
-    def __getitem__(self, index: "np.ndarray | slice | list[int]") -> "Detections":
+    def __getitem__(self, index: np.ndarray | slice | list[int]) -> Detections:
         """Keep the tiles a boolean mask, index array or slice selects."""
         return Detections(**{name: getattr(self, name)[index] for name in self._fields()})
 
@@ -77,7 +78,7 @@ class Detections:
     def _fields() -> tuple[str, ...]:
         return ("boxes", "scores", "codes", "confidence", "top3", "top3_p", "face_down", "group", "probs", "embedding")
 
-    def with_(self, **changes: np.ndarray) -> "Detections":
+    def with_(self, **changes: np.ndarray) -> Detections:
         return replace(self, **changes)
 
     @property
@@ -87,9 +88,9 @@ class Detections:
     def code(self, i: int) -> str:
         return CLASSES[int(self.codes[i])] if self.codes[i] >= 0 else "?"
 
-    def tile_dicts(self) -> list[dict]:
+    def tile_dicts(self) -> list[dict[str, Any]]:
         """JSON-ready tiles, each traceable to its box by its index."""
-        out = []
+        out: list[dict[str, Any]] = []
         for i in range(len(self)):
             out.append({
                 "index": i,

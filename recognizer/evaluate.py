@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from recognizer.group import GroupKind
 from recognizer.labels import CLASSES
 from scoring.errors import PungChowError
 from scoring.hand import Hand
+from scoring.tiles import Tile
 
 IOU = 0.5
 
@@ -28,8 +30,8 @@ class Tally:
     n_pred: int = 0
     n_gt: int = 0
     det_tp: int = 0
-    per_class: Counter = field(default_factory=Counter)
-    confusions: Counter = field(default_factory=Counter)
+    per_class: Counter[tuple[str, str]] = field(default_factory=Counter)
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
     hands: int = 0
     hands_right: int = 0
     images: int = 0
@@ -93,13 +95,13 @@ def same_hand(ours: Hand, truth: dict[str, Any], winning_set_apart: bool) -> boo
     except PungChowError:
         return False
 
-    def key(h: Hand) -> tuple:
+    def key(h: Hand) -> tuple[tuple[Tile, ...], tuple[str, ...], tuple[Tile, ...]]:
         return (tuple(h.concealed), tuple(sorted(str(m) for m in h.melds)), tuple(h.bonus))
 
     return key(ours) == key(want) and (not winning_set_apart or ours.winning_tile == want.winning_tile)
 
 
-def evaluate(dataset: "str | Path", split: str | None = None, tileset: str | None = None, limit: int | None = None,
+def evaluate(dataset: str | Path, split: str | None = None, tileset: str | None = None, limit: int | None = None,
              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Run the recognizer on every image of ``dataset`` (one split, or all) and tally; the boxes are matched in the
     labels' pixels, whatever size the photo was read at."""
@@ -130,10 +132,13 @@ def evaluate(dataset: "str | Path", split: str | None = None, tileset: str | Non
 
 def format_report(s: dict[str, Any]) -> str:
     lines = [
-        f"{s['dataset']} [{s['split']}]{' tileset ' + s['tileset'] if s.get('tileset') else ''}: {s['images']} images, {s['tiles']} tiles, {s['predicted']} predicted",
-        f"tile precision {s['precision']:.4f}  recall {s['recall']:.4f}  F1 {s['f1']:.4f}   (boxes alone: precision {s['detection_precision']:.4f} recall {s['detection_recall']:.4f})",
+        f"{s['dataset']} [{s['split']}]{' tileset ' + s['tileset'] if s.get('tileset') else ''}: "
+        f"{s['images']} images, {s['tiles']} tiles, {s['predicted']} predicted",
+        f"tile precision {s['precision']:.4f}  recall {s['recall']:.4f}  F1 {s['f1']:.4f}   "
+        f"(boxes alone: precision {s['detection_precision']:.4f} recall {s['detection_recall']:.4f})",
         f"photos with every tile right: {s['images_all_right']}/{s['images']}",
-        "hand exact match: " + ("n/a (no single-hand labels)" if s["hand_exact"] is None else f"{s['hand_exact']:.4f} of {s['hands']} hands"),
+        "hand exact match: "
+        + ("n/a (no single-hand labels)" if s["hand_exact"] is None else f"{s['hand_exact']:.4f} of {s['hands']} hands"),
         f"latency per photo: median {s['latency_ms']['median']} ms, p90 {s['latency_ms']['p90']} ms",
     ]
     worst = sorted(((v["f1"], c, v) for c, v in s["per_class"].items()), key=lambda x: x[0])[:8]

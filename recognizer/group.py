@@ -155,7 +155,7 @@ def _split_concealed_kongs(dets: Detections, members: list[int]) -> tuple[list[i
     return rest, kongs
 
 
-def _concealed_likeness(dets: Detections, members: list[int], y: float) -> tuple:
+def _concealed_likeness(dets: Detections, members: list[int], y: float) -> tuple[bool, bool, int, float]:
     """Rank runs as the concealed hand: 14 - 3k tiles (a pair left over), then not all sets, then long, then near."""
     n = len(members)
     return (n % 3 == 2 and n > 1, n >= 2 and partition(dets, members) is None, n, y)

@@ -28,7 +28,7 @@ WORK_LONG_SIDE = 1000
 MAX_ASPECT = 20
 
 
-def load_photo(source: "str | Path | bytes") -> np.ndarray:
+def load_photo(source: str | Path | bytes) -> np.ndarray:
     """Photo file or bytes -> RGB uint8 (H, W, 3), upright per EXIF, at most ~WORK_LONG_SIDE.
 
     Raises BadPhotoError with a reason for empty, truncated, non-image and oversized input.
@@ -36,13 +36,10 @@ def load_photo(source: "str | Path | bytes") -> np.ndarray:
     return load_photo_sized(source)[0]
 
 
-def load_photo_sized(source: "str | Path | bytes") -> tuple[np.ndarray, tuple[int, int]]:
+def load_photo_sized(source: str | Path | bytes) -> tuple[np.ndarray, tuple[int, int]]:
     """``load_photo``'s pixels and the photo's own (width, height), upright: a big JPEG is read smaller than it is."""
     name = "the photo" if isinstance(source, bytes) else str(source)
-    if isinstance(source, bytes):
-        data = source
-    else:
-        data = _read_photo_file(Path(source), name)
+    data = source if isinstance(source, bytes) else _read_photo_file(Path(source), name)
     if not data:
         raise BadPhotoError(f"{name} is empty (0 bytes); take or copy the photo again")
     width, height, fmt, orientation = read_header(data, name)

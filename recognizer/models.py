@@ -39,7 +39,8 @@ class Model:
     meta: dict[str, Any]
 
     def run(self, x: np.ndarray) -> list[np.ndarray]:
-        return self.session.run(None, {self.session.get_inputs()[0].name: x})
+        outputs: list[np.ndarray] = self.session.run(None, {self.session.get_inputs()[0].name: x})
+        return outputs
 
 
 def expected_meta(name: str) -> dict[str, Any]:
@@ -76,7 +77,8 @@ def load_model(name: str, directory: str | None = None) -> Model:
             raise ModelFileError(f"{meta_path}: {key} is {meta.get(key)!r}, the code expects {want!r}; the model and code do not match")
     digest = sha256(onnx_path)
     if meta.get("sha256") != digest:
-        raise ModelFileError(f"{onnx_path} does not match the sha256 in {meta_path.name}; the file is damaged or was replaced, reinstall pungchow")
+        raise ModelFileError(f"{onnx_path} does not match the sha256 in {meta_path.name}; the file is damaged or was replaced, "
+                             "reinstall pungchow")
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = THREADS
     opts.inter_op_num_threads = 1

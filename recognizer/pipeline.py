@@ -6,16 +6,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
-from pungchow.argtypes import write_image
 from recognizer.blas import one_blas_thread
 from recognizer.classify import classify, cut_by_the_frame
 from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
 from recognizer.detect import detect, other_looks
 from recognizer.group import group
-from recognizer.hand import Recognition, build_hand
+from recognizer.hand import Recognition, read_hand
 from recognizer.image import load_photo, load_photo_sized
 from recognizer.level import as_the_faces_match, read_level
 from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
@@ -23,16 +21,17 @@ from scoring.rulesets import get_rule_set
 from scoring.tiles import BONUS_CODES
 
 
-def recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None" = None, rules: str | None = None,
-              **context: Any) -> Recognition:
+def recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | None = None, rules: str | None = None,
+              *, photo_size: tuple[int, int] | None = None, **context: Any) -> Recognition:
     """Recognise every tile of a photo and build the hand; ``rules`` the book whose hand shapes the photo is read
-    for (None: every book's); ``context`` goes to the Hand (won_by, seat_wind, ...)."""
+    for (None: every book's); ``context`` goes to the Hand (won_by, seat_wind, ...). Handed pixels already decoded
+    (``image.load_photo_sized``), ``photo_size`` is the photo's own (width, height), so the record's boxes are in it."""
     with one_blas_thread():
-        return _recognize(photo, tileset, rules, **context)
+        return _recognize(photo, tileset, rules, photo_size, **context)
 
 
-def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet | None", rules: str | None,
-               **context: Any) -> Recognition:
+def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | None, rules: str | None,
+               own_size: tuple[int, int] | None, **context: Any) -> Recognition:
     times: dict[str, float] = {}
     t = time.perf_counter()
 
@@ -43,7 +42,7 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
         t = now
 
     ts = load_tileset(tileset) if isinstance(tileset, str) else tileset
-    rgb, photo_size = (photo, None) if isinstance(photo, np.ndarray) else load_photo_sized(photo)
+    rgb, photo_size = (photo, own_size) if isinstance(photo, np.ndarray) else load_photo_sized(photo)
     lap("load")
     notes: list[str] = []
     size = (rgb.shape[1], rgb.shape[0])
@@ -55,7 +54,8 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     if ts is not None and ts.calibrated:  # a set known by its examples alone adds to the general reader, tile by tile
         rgb, dets, levelled, match = as_the_faces_match(ts.match_score, *taken, (rgb, dets, levelled))
         if match < ts.looks_like:
-            notes.append(f"the photo does not look like tile set {ts.name!r} (face match {match:.2f}, below {ts.looks_like:.2f}); read without it")
+            notes.append(f"the photo does not look like tile set {ts.name!r} (face match {match:.2f}, below {ts.looks_like:.2f}); "
+                         "read without it")
             ts = None
         else:
             dets = ts.fit(rgb, dets, lambda: other_looks(rgb), match)
@@ -68,18 +68,19 @@ def _recognize(photo: "str | Path | bytes | np.ndarray", tileset: "str | TileSet
     bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES
     dets, groups, decoding = read_the_hand(dets, groups, shapes, bonus_faces or BONUS_CODES)
     lap("decode")
-    hand, problems = build_hand(dets, groups, **context)
-    problems = notes + (list(decoding.notes) if decoding else []) + problems
+    built = read_hand(dets, groups, **context)
+    problems = notes + (list(decoding.notes) if decoding else []) + [str(p) for p in built.problems] + built.hand.problems()
     if levelled is not None:
         dets = dets.with_(boxes=levelled.to_photo(dets.boxes))
     lap("hand")
     if len(dets) == 0:
-        problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare"] + problems
-    return Recognition(dets, groups, hand, problems, size, times, levelled.degrees if levelled is not None else 0.0, photo_size,
-                       decoding)
+        problems = ["no tiles found in the photo: lay the hand face up on a plain table, fill the frame with it, and avoid glare",
+                    *problems]
+    return Recognition(dets, groups, built.hand, problems, size, times, levelled.degrees if levelled is not None else 0.0, photo_size,
+                       decoding, built.trace)
 
 
-def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition | None = None, current: str | None = None,
+def better_tileset(photo: str | Path | bytes | np.ndarray, result: Recognition | None = None, current: str | None = None,
                    sets: dict[str, TileSet] | None = None) -> Suggestion | None:
     """Which calibrated set would read this photo better than ``current`` (None: the usual faces), by the set's
     own face match on the tiles found (``result``'s when it read the photo as taken; else found again and, as
@@ -91,13 +92,3 @@ def better_tileset(photo: "str | Path | bytes | np.ndarray", result: Recognition
             return suggest_tileset(rgb, result.detections, current, sets)
         rgb, dets, _ = read_level(rgb, detect(rgb))
         return suggest_tileset(rgb, dets, current, sets)
-
-
-def draw_overlay(photo: "str | Path | bytes | np.ndarray", result: Recognition, out: "str | Path") -> None:
-    """Write the photo with each box numbered as the page numbers it, its code and confidence, and a
-    legend of the colours (one drawing for the page and the command line: webapp.drawing)."""
-    from webapp.drawing import recognition_overlay
-
-    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
-    img = cv2.cvtColor(recognition_overlay(rgb, result.to_json()), cv2.COLOR_RGB2BGR)
-    write_image(Path(out), img)  # whole or not at all: an old file replaced with --force survives a full disk

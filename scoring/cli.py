@@ -114,7 +114,8 @@ def _print_result(name: str, result: ScoreResult | Refusal) -> None:
 
 def run_score(hand: Hand, args: argparse.Namespace) -> int:
     """Score ``hand`` as the options in ``args`` say and print it; shared by ``score`` and ``photo``."""
-    results = service.score_under(hand, args.rules, service.share_options(args.rules, options_from_args(args)))
+    chosen = args.rules if args.rules.strip().lower() == service.ALL else get_rule_set(args.rules)  # looked up once
+    results = service.score_under(hand, chosen, service.share_options(chosen, options_from_args(args)))
     side_by_side = args.rules.strip().lower() == service.ALL
     if args.json:
         as_dicts = {name: r.to_dict() for name, r in results.items()}

@@ -15,7 +15,7 @@ from typing import Any
 
 from scoring.arrange import Arrangement, Reading, Shape, arrangements, readings
 from scoring.context import ScoreContext
-from scoring.errors import InvalidHandError, PungChowError, UnknownRuleSetError
+from scoring.errors import Ask, InvalidHandError, Problem, PungChowError, UnknownRuleSetError
 from scoring.hand import Hand
 from scoring.melds import Meld
 
@@ -323,6 +323,13 @@ class RuleSet:
             values[name.replace("-", "_")] = self.option(name.replace("-", "_")).parse(value)
         return MappingProxyType(values)
 
+    def limits(self, options: Mapping[str, Any] | None = None) -> tuple[int | None, int | None]:
+        """The limit and the East limit this book's scores are paid under, with the table's options (a table
+        file and the page both settle with these)."""
+        resolved = self.resolve_options(options)
+        limit, east = resolved.get("limit"), resolved.get("east_limit")
+        return (None if limit is None else int(limit)), (None if east is None else int(east))
+
     def lines_for(self, ctx: ScoreContext, *, limit_hands: bool = True) -> list[ScoreLine]:
         """Apply every rule, then drop the lines that a firing rule excludes.
 
@@ -466,6 +473,11 @@ def score_with(rule_set: RuleSet, hand: Hand, options: Mapping[str, Any] | None 
     """Score ``hand`` under ``rule_set``: every reading of where the winning tile went, every
     arrangement of each, the best first."""
     hand.check()
+    return score_checked(rule_set, hand, options)
+
+
+def score_checked(rule_set: RuleSet, hand: Hand, options: Mapping[str, Any] | None = None) -> ScoreResult:
+    """``score_with`` for a hand already checked (``Hand.check``): side by side, the hand is checked once, not once a book."""
     resolved = rule_set.resolve_options(options)
     candidates = [
         (reading, reading.mark(a))
@@ -475,8 +487,8 @@ def score_with(rule_set: RuleSet, hand: Hand, options: Mapping[str, Any] | None 
     ]
     if not candidates:
         raise InvalidHandError(
-            [f"{hand} is not a complete hand under {rule_set.name}: it does not split into four sets and a pair"
-             " (nor a special hand this rule set allows); score it with --loser if it did not win"]
+            [Problem(f"{hand} is not a complete hand under {rule_set.name}: it does not split into four sets and a pair"
+                     " (nor a special hand this rule set allows); ", Ask.SCORE_AS_LOSER, " if it did not win")]
         )
     scores = []
     for reading, arrangement in candidates:

@@ -18,15 +18,16 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from scoring.errors import InvalidHandError, NotationError
+from scoring.errors import Ask, InvalidHandError, NotationError, Problem
 from scoring.jsonfile import JsonInputError, load_json, schema_problems
 from scoring.melds import Meld, MeldKind
 from scoring.tiles import COPIES_OF_A_TILE, Tile, format_tiles, parse_tile, parse_tiles
+from scoring.tiles import Wind as Wind  # the one Wind, named here too: a hand's seat and round
 
 SCHEMA_PATH = Path(__file__).with_name("schema") / "hand.v2.json"
 SCHEMA_ID = "pungchow/hand"
@@ -57,34 +58,6 @@ class WinMethod(str, Enum):
     def self_drawn(self) -> bool:
         """The winning tile came from the wall, not from another player."""
         return self in (WinMethod.WALL, WinMethod.LOOSE_TILE, WinMethod.LAST_TILE, WinMethod.ORIGINAL_HAND)
-
-
-class Wind(str, Enum):
-    """A seat or the round: East (the banker) first, then South, West and North in the order of play."""
-
-    EAST = "E"
-    SOUTH = "S"
-    WEST = "W"
-    NORTH = "N"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
-
-    @classmethod
-    def parse(cls, text: object, what: str = "wind") -> Wind:
-        """``E``/``east`` ... ``N``/``north`` -> the wind; anything else is an error, never a guess."""
-        word = text.strip().upper() if isinstance(text, str) else ""
-        for wind in cls:
-            if word in (wind.value, wind.name):
-                return wind
-        raise NotationError(f"unknown {what} {text!r}: use E, S, W or N")
-
-
-#: A wind as a player may name it: its letter or its word ("S", "south").
-WIND_NAMES: dict[str, str] = {w.name: w.value for w in Wind}
 
 
 def parse_wind(text: str, what: str) -> Wind:
@@ -167,7 +140,6 @@ class Hand:
     """The circumstances; a name that is no :class:`Flag` stays text, for :meth:`problems` to name."""
     winning_set: int | None = None
     """Index in ``melds`` of the set the winning tile completed, when the hand says so (``*``)."""
-    trace: dict[str, Any] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         """Winds and flags given by name become the enums; an unknown one stays for ``problems`` to name."""
@@ -188,7 +160,6 @@ class Hand:
         winner: bool = True,
         flags: frozenset[str] | set[str] | tuple[str, ...] | frozenset[Flag] = frozenset(),
         winning_set: int | None = None,
-        trace: dict[str, Any] | None = None,
     ) -> Hand:
         """A hand from loose tiles and declared sets: the bonus tiles set apart, the rest sorted, tiles,
         winds and the way of winning read from their names. Nothing is checked here."""
@@ -203,7 +174,6 @@ class Hand:
             winner=winner,
             flags=frozenset(_as_flag(f) for f in flags),
             winning_set=winning_set,
-            trace=trace,
         )
 
     # --- notation -----------------------------------------------------------------------------
@@ -311,7 +281,7 @@ class Hand:
         for flag in sorted(str(f) for f in self.flags if not isinstance(f, Flag)):
             found.append(f"unknown circumstance {flag!r}: use {', '.join(FLAGS)}")
         if not self.winner and self.won_by is not None:
-            found.append("a hand that did not win was not won by any method: drop --won-by or mark it the winner")
+            found.append(Problem("a hand that did not win was not won by any method: ", Ask.NOT_WON_BY))
         for name, wind in (("seat wind", self.seat_wind), ("prevailing wind", self.prevailing_wind)):
             if not isinstance(wind, Wind):
                 found.append(f"unknown {name} {wind!r}: use E, S, W or N")
@@ -331,7 +301,8 @@ class Hand:
             return [f"{meld}{WINNING_MARK}: the winning tile never completes a kong (a kong calls for a loose tile); "
                     "mark the set the last tile completed"]
         if self.winning_tile is None:
-            return [f"{meld}{WINNING_MARK} is marked as completed by the winning tile: say which tile that was (--winning)"]
+            return [Problem(f"{meld}{WINNING_MARK} is marked as completed by the winning tile: say which tile that was (",
+                            Ask.WINNING, ")")]
         if self.winning_tile not in meld.tiles:
             return [f"{meld}{WINNING_MARK} is marked as completed by the winning tile, but {self.winning_tile} is not in it"]
         return []
@@ -345,14 +316,15 @@ class Hand:
                     f"for a loose tile, which is then the winning tile): give the tile the hand went out with"]
         held = Counter(self.tiles)[tile]
         if self.won_by is WinMethod.ROBBED_KONG and held > 1:
-            return [f"robbing a kong takes the fourth {tile} from another player's exposed three, so the winner holds no other "
-                    f"{tile}; this hand holds {held} [{ROBBING_A_KONG}]: give how the hand was won (--won-by)"]
+            return [Problem(f"robbing a kong takes the fourth {tile} from another player's exposed three, so the winner holds no "
+                            f"other {tile}; this hand holds {held} [{ROBBING_A_KONG}]: give how the hand was won (", Ask.WON_BY, ")")]
         laid_out = self._laid_out()
         hidden = tile in self.concealed or any(tile in m.tiles for i, m in enumerate(self.melds) if i not in laid_out)
         if self.won_by is not None and self.won_by.self_drawn and not hidden:
-            return [f"the winning tile {tile} was drawn ({self.won_by.value}), so it completed concealed tiles, but it lies "
-                    f"only in {' '.join(str(laid_out[i]) for i in laid_out if tile in laid_out[i].tiles)}, laid out before the "
-                    f"win: mark that set {WINNING_MARK} if the win completed it, or give how the hand was won (--won-by)"]
+            return [Problem(f"the winning tile {tile} was drawn ({self.won_by.value}), so it completed concealed tiles, but it lies "
+                            f"only in {' '.join(str(laid_out[i]) for i in laid_out if tile in laid_out[i].tiles)}, laid out before "
+                            f"the win: mark that set {WINNING_MARK} if the win completed it, or give how the hand was won (",
+                            Ask.WON_BY, ")")]
         return []
 
     def _laid_out(self) -> dict[int, Meld]:
@@ -366,20 +338,22 @@ class Hand:
         found: list[str] = []
         laid_out = list(self._laid_out().values())
         if self.won_by is WinMethod.LOOSE_TILE and not self.kongs and not self.bonus:
-            found.append(f"a loose tile is drawn only after a kong (or a bonus tile), and this hand has neither [{LOOSE_TILES}]: "
-                         "give how the hand was won (--won-by), or the kong and bonus tiles it holds")
+            found.append(Problem(f"a loose tile is drawn only after a kong (or a bonus tile), and this hand has neither [{LOOSE_TILES}]: "
+                                 "give how the hand was won (", Ask.WON_BY, "), or the kong and bonus tiles it holds"))
         if self.won_by is WinMethod.ORIGINAL_HAND and laid_out:
-            found.append(f"a hand won on its original draw has laid nothing out, but this one shows "
-                         f"{' '.join(str(m) for m in laid_out)} [{HEAVENLY_PEACE}]: give how the hand was won (--won-by), "
-                         "or write those sets concealed")
+            found.append(Problem(f"a hand won on its original draw has laid nothing out, but this one shows "
+                                 f"{' '.join(str(m) for m in laid_out)} [{HEAVENLY_PEACE}]: give how the hand was won (", Ask.WON_BY,
+                                 "), or write those sets concealed"))
         if Flag.KONG_ON_KONG in self.flags and (len(self.kongs) < 2 or self.won_by is not WinMethod.LOOSE_TILE):
-            found.append(f"kong on kong is a win on the loose tile drawn after a second kong made with the first kong's loose "
-                         f"tile: it needs two kongs and --won-by loose-tile, and this hand has {len(self.kongs)} kong(s), won by "
-                         f"{self.won_by.value if self.won_by else 'no method'} [{KONG_ON_KONG}]: drop --flag kong-on-kong or fix the hand")
+            found.append(Problem("kong on kong is a win on the loose tile drawn after a second kong made with the first kong's loose "
+                                 "tile: it needs two kongs and ", Ask.WON_BY, f" loose-tile, and this hand has {len(self.kongs)} kong(s), "
+                                 f"won by {self.won_by.value if self.won_by else 'no method'} [{KONG_ON_KONG}]: drop ", Ask.CIRCUMSTANCE,
+                                 " kong-on-kong or fix the hand"))
         if Flag.FIRST_DISCARD in self.flags and (self.won_by is not WinMethod.DISCARD or self.seat_wind is Wind.EAST):
             why = "East plays the first tile, so East cannot win on it" if self.seat_wind is Wind.EAST else \
                 f"the first tile played is East's discard, and this hand was won by {self.won_by.value if self.won_by else 'no method'}"
-            found.append(f"first-discard: {why} [{FIRST_CARD_PLAYED}]: drop --flag first-discard or fix the seat and --won-by")
+            found.append(Problem(f"first-discard: {why} [{FIRST_CARD_PLAYED}]: drop ", Ask.CIRCUMSTANCE,
+                                 " first-discard or fix the seat and ", Ask.WON_BY))
         return found
 
     def _only_in_concealed_kongs(self, tile: Tile) -> bool:
@@ -414,8 +388,6 @@ class Hand:
         }
         if self.flags:
             data["flags"] = sorted(str(f) for f in self.flags)
-        if self.trace is not None:
-            data["trace"] = self.trace
         return data
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -448,7 +420,6 @@ class Hand:
             winner=bool(data.get("winner", True)),
             flags=frozenset(data.get("flags", [])),
             winning_set=marked[0] if marked else None,
-            trace=data.get("trace"),
         )
         return hand.check() if check else hand
 

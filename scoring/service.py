@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.engine import RuleSet, Score, ScoreResult, score_with
+from scoring.engine import RuleSet, Score, ScoreResult, score_checked
 from scoring.errors import UnknownRuleSetError
 from scoring.hand import Hand
-from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_all
+from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_each
 from scoring.settle.books import settle
 from scoring.settle.model import Incident, Player, Settlement, Table
 from scoring.settle.registry import settling_book
@@ -26,59 +26,69 @@ def _option_name(name: str) -> str:
     return name.strip().replace("-", "_")
 
 
-def rule_set_names(rules: str) -> list[str]:
-    """The rule sets ``rules`` asks for: every one for ``all``, else the one it names (or aliases)."""
+def chosen_rule_sets(rules: str | RuleSet) -> list[RuleSet]:
+    """The rule sets ``rules`` asks for, looked up once: every one for ``all``, else the one it names (or aliases),
+    or the rule set itself when the caller has looked it up."""
+    if isinstance(rules, RuleSet):
+        return [rules]
     if rules.strip().lower() == ALL:
-        return list(rule_sets())
-    return [get_rule_set(rules).name]
+        return list(rule_sets().values())
+    return [get_rule_set(rules)]
 
 
-def share_options(rules: str, given: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+def rule_set_names(rules: str | RuleSet) -> list[str]:
+    """The names of the rule sets ``rules`` asks for."""
+    return [rs.name for rs in chosen_rule_sets(rules)]
+
+
+def share_options(rules: str | RuleSet, given: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
     """One set of options given for ``rules`` (the CLI's ``--option``), as each rule set's share.
 
     An option none of the rule sets asked for knows is an error, never silently dropped: a misspelt
     ``flower=no`` would otherwise score every hand with its flowers. Under ``all``, each book gets
     only the options it has (Foster's ``east_limit`` does not stop Harr scoring).
     """
-    names = rule_set_names(rules)
+    chosen = chosen_rule_sets(rules)
     given = {_option_name(k): v for k, v in (given or {}).items()}
-    known = {n: {o.name for o in get_rule_set(n).options} for n in names}
+    known = {rs.name: {o.name for o in rs.options} for rs in chosen}
     everywhere = set().union(*known.values())
     for name in sorted(set(given) - everywhere):
-        if len(names) == 1:
-            get_rule_set(names[0]).option(name)
+        if len(chosen) == 1:
+            chosen[0].option(name)
         raise UnknownRuleSetError(f"no rule set has an option {name!r}; the options are: {', '.join(sorted(everywhere))}")
-    return {n: {k: v for k, v in given.items() if k in known[n]} for n in names}
+    return {n: {k: v for k, v in given.items() if k in known[n]} for n in known}
 
 
-def check_options(rules: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+def check_options(rules: str | RuleSet, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """One rule set's options read and checked (unknown name, bad value: one clear error), with its defaults."""
-    rule_set = get_rule_set(rules)
-    share_options(rule_set.name, options)
+    rule_set = rules if isinstance(rules, RuleSet) else get_rule_set(rules)
+    share_options(rule_set, options)
     return dict(rule_set.resolve_options({_option_name(k): v for k, v in (options or {}).items()}))
 
 
-def score_under(hand: Hand, rules: str,
+def score_under(hand: Hand, rules: str | RuleSet,
                 options: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, ScoreResult | Refusal]:
-    """``hand`` scored under the rule set ``rules`` names, or under every one for ``all``; by rule set.
+    """``hand`` scored under the rule set ``rules`` names (or is), or under every one for ``all``; by rule set.
 
     ``options`` gives each rule set's own options by its name. A hand that cannot exist at the table,
     or a bad option, raises for every rule set alike. Under one rule set a hand that is not complete
     there raises; side by side that book's row is a :class:`Refusal` saying why, and the others score.
+    Each rule set is looked up once and the hand checked once, however many books score it.
     """
-    names = rule_set_names(rules)
+    chosen = chosen_rule_sets(rules)
     hand.check()
-    chosen = {n: dict((options or {}).get(n) or {}) for n in names}
-    for name, given in chosen.items():
-        check_options(name, given)
-    if rules.strip().lower() != ALL:
-        return {names[0]: score_with(get_rule_set(names[0]), hand, chosen[names[0]])}
-    return score_all(hand, chosen)
+    given = {rs.name: dict((options or {}).get(rs.name) or {}) for rs in chosen}
+    for rs in chosen:
+        check_options(rs, given[rs.name])
+    if isinstance(rules, RuleSet) or rules.strip().lower() != ALL:
+        return {chosen[0].name: score_checked(chosen[0], hand, given[chosen[0].name])}
+    return score_each(hand, given)
 
 
-def score_one(hand: Hand, rules: str, options: Mapping[str, Any] | None = None) -> ScoreResult:
+def score_one(hand: Hand, rules: str | RuleSet, options: Mapping[str, Any] | None = None) -> ScoreResult:
     """``hand`` under one rule set, its options checked."""
-    result = score_under(hand, get_rule_set(rules).name, {get_rule_set(rules).name: options or {}})
+    rule_set = rules if isinstance(rules, RuleSet) else get_rule_set(rules)
+    result = score_under(hand, rule_set, {rule_set.name: options or {}})
     scored = next(iter(result.values()))
     assert isinstance(scored, ScoreResult)
     return scored
@@ -100,20 +110,11 @@ def side_by_side_lines(results: Mapping[str, ScoreResult | Refusal]) -> list[str
             for name, r in results.items()]
 
 
-def limits(rule_set: RuleSet, options: Mapping[str, Any] | None = None) -> tuple[int | None, int | None]:
-    """The limit and the East limit a rule set's scores are paid under, with the table's options (a table
-    file and the page both settle with these)."""
-    resolved = rule_set.resolve_options(options)
-    limit = resolved.get("limit")
-    east = resolved.get("east_limit")
-    return (None if limit is None else int(limit)), (None if east is None else int(east))
-
-
 def settle_scores(players: Sequence[Player], rules: str, options: Mapping[str, Any] | None = None, *,
                   incident: Incident | None = None, source: str = "") -> Settlement:
     """Settle a deal scored under ``rules``: the rule set's own settling book, limit and East limit."""
     rule_set = get_rule_set(rules)
-    limit, east_limit = limits(rule_set, check_options(rule_set.name, options))
+    limit, east_limit = rule_set.limits(check_options(rule_set.name, options))
     book = settling_book(rule_set.settling)
     return settle(Table(tuple(players), book=book.name, limit=limit, east_limit=east_limit, incident=incident,
                         rules=rule_set.name, source=source))

@@ -38,7 +38,39 @@ class Suit(str, Enum):
 
 
 NUMBERED_SUITS = (Suit.BAMBOO, Suit.CHARACTERS, Suit.DOTS)
-WINDS = ("E", "S", "W", "N")
+
+
+class Wind(str, Enum):
+    """A seat or the round: East (the banker) first, then South, West and North in the order of play."""
+
+    EAST = "E"
+    SOUTH = "S"
+    WEST = "W"
+    NORTH = "N"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @property
+    def word(self) -> str:
+        """The wind as a player says it: East, South, West, North."""
+        return self.name.title()
+
+    @classmethod
+    def parse(cls, text: object, what: str = "wind") -> Wind:
+        """``E``/``east`` ... ``N``/``north`` -> the wind; anything else is an error, never a guess."""
+        word = text.strip().upper() if isinstance(text, str) else ""
+        for wind in cls:
+            if word in (wind.value, wind.name):
+                return wind
+        raise NotationError(f"unknown {what} {text!r}: use E, S, W or N")
+
+
+#: The winds' letters, East first, in the order of play: the seats and the rounds.
+WINDS: tuple[str, ...] = tuple(w.value for w in Wind)
 WIND_CODES = ("EW", "SW", "WW", "NW")
 DRAGON_CODES = ("RD", "GD", "WD")
 

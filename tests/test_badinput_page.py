@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from scoring.errors import Ask, Problem
 from webapp.history import History
 from webapp.server import allowed, host_name
 from webapp.widgets import player_words
@@ -55,7 +56,7 @@ def _links_or_images(texts: list[str]) -> list[str]:
 
 
 def test_a_message_naming_a_file_shows_the_name_as_itself() -> None:
-    shown = player_words(f"{EVIL} is not a photo: use --won-by wall")
+    shown = player_words(Problem(f"{EVIL} is not a photo: use ", Ask.WON_BY, " wall"))
     assert not _links_or_images([shown]) and "*Won by*" in shown
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pungchow.cli import main
-from recognizer.cli import SAMPLE_PHOTO
+from recognizer import SAMPLE_PHOTO
 from webapp.recognition import review_from_result
 from webapp.review import corners
 

@@ -324,7 +324,7 @@ def test_the_recogniser_marks_the_set_the_winning_tile_set_apart_completes() -> 
 
     from recognizer.detections import Detections
     from recognizer.group import Group
-    from recognizer.hand import build_hand
+    from recognizer.hand import build_hand, read_hand
     from recognizer.labels import CLASSES
 
     codes = ["7C", "8C", "9C", "6C", "6C", "2C", "3C", "4C", "4C", "5C", "1C", "2C", "3C", "3C"]
@@ -335,7 +335,7 @@ def test_the_recogniser_marks_the_set_the_winning_tile_set_apart_completes() -> 
     hand, problems = build_hand(dets, groups, won_by="discard")
     assert problems == []
     assert str(hand) == "2C3C4C6C6C7C8C9C [1C2C3C] [3C4C5C]*"
-    assert hand.trace is not None and hand.trace["melds"][1] == [8, 9, 13]
+    assert read_hand(dets, groups, won_by="discard").trace.melds[1] == (8, 9, 13), "the claimed set's tiles: its two and the one set apart"
     assert score_hand(hand, "harr-1922").total == 240
 
 

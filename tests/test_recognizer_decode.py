@@ -163,7 +163,7 @@ def test_recognize_json_and_text_carry_the_decoders_reading(capsys: pytest.Captu
     import json
 
     from pungchow.cli import main as cli_main
-    from recognizer.cli import SAMPLE_PHOTO
+    from recognizer import SAMPLE_PHOTO
 
     assert cli_main(["recognize", str(SAMPLE_PHOTO), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -13,7 +13,7 @@ from scoring.tiles import ALL_CODES
 from webapp.drawing import FACES_DIR, TILE_H, TILE_W, tile_face, tile_face_png
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNTIME = ("scoring.service", "scoring.settle", "recognizer.pipeline", "recognizer.evaluate", "recognizer.cli",
+RUNTIME = ("scoring.service", "scoring.settle", "recognizer.pipeline", "recognizer.evaluate", "pungchow.reader",
            "webapp.drawing", "webapp.recognition", "webapp.review", "webapp.table", "webapp.widgets", "webapp.cli")
 
 

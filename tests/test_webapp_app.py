@@ -20,6 +20,8 @@ from webapp.review import tiles_in_review_order as rv_order
 
 APP = str(Path(__file__).resolve().parents[1] / "webapp" / "app.py")
 HAND = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
+#: Three losers' hands that one set of tiles holds beside HAND (a deal with more than four of a tile is refused).
+LOSERS = ("2B3B4B 5D5D9D9D [RDRDRD] [4D4D4D4D]", "2B3B4B 1D1D8D8D [GDGDGD] [3D3D3D3D]", "2B3B4B 1C1C2C2C [WDWDWD] [8B8B8B8B]")
 
 needs_harr = pytest.mark.skipif("harr-1922" not in rule_sets(), reason="the harr-1922 rule set is not installed")
 
@@ -274,8 +276,8 @@ def test_four_hands_to_the_settlement(app: AppTest) -> None:
     app.text_input(key="w_seat_hand_0").set_value(HAND)
     app.text_input(key="w_seat_winning_0").set_value("2D")
     app.selectbox(key="w_seat_won_by_0").set_value("discard")
-    for i in (1, 2, 3):
-        app.text_input(key=f"w_seat_hand_{i}").set_value("1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]")
+    for i, loser in enumerate(LOSERS, start=1):
+        app.text_input(key=f"w_seat_hand_{i}").set_value(loser)
     app.selectbox(key="w_east").set_value(1)
     app.button(key="w_settle").click().run()
     assert not app.exception
@@ -387,8 +389,8 @@ def test_a_saved_hand_used_in_a_deal_is_kept_once(app: AppTest) -> None:
     assert errors(app) == [] and "Saved as hand 1" in app.success[0].value
     app.switch_page("views/table.py").run()
     app.button(key="w_seat_from_review_0").click().run()
-    for i in (1, 2, 3):
-        app.text_input(key=f"w_seat_hand_{i}").set_value("1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]")
+    for i, loser in enumerate(LOSERS, start=1):
+        app.text_input(key=f"w_seat_hand_{i}").set_value(loser)
     app.button(key="w_settle").click().run()
     assert errors(app) == []
     app.button(key="w_save_deal").click().run()

@@ -12,7 +12,9 @@ from streamlit.testing.v1 import AppTest
 from tests.test_webapp_app import APP, HAND, errors, needs_harr, score_shown, type_hand
 from webapp.history import History
 
-LOSER = "1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]"
+#: Three losers' hands that one set of tiles holds beside the winner's (a deal with more than four of a tile is refused);
+#: each scores as a pung of dragons and a kong of simples laid out.
+LOSERS = ("2B3B4B 5D5D9D9D [RDRDRD] [4D4D4D4D]", "2B3B4B 1D1D8D8D [GDGDGD] [3D3D3D3D]", "2B3B4B 1C1C2C2C [WDWDWD] [8B8B8B8B]")
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
 
@@ -34,7 +36,7 @@ def phone() -> AppTest:
 def settle_a_deal(at: AppTest, winner: int = 0) -> None:
     at.switch_page("views/table.py").run()
     for i in range(4):
-        at.text_input(key=f"w_seat_hand_{i}").set_value(HAND if i == winner else LOSER)
+        at.text_input(key=f"w_seat_hand_{i}").set_value(HAND if i == winner else LOSERS[(i - winner) % 4 - 1])
     at.selectbox(key="w_winner").set_value(winner)
     at.run()
     at.text_input(key=f"w_seat_winning_{winner}").set_value("2D")
@@ -145,7 +147,7 @@ def test_who_went_out_is_asked_not_assumed(db: Path) -> None:
     at.switch_page("views/table.py").run()
     assert at.selectbox(key="w_winner").value is None, "nobody is taken for the winner before the players say"
     for i in range(4):
-        at.text_input(key=f"w_seat_hand_{i}").set_value(LOSER)
+        at.text_input(key=f"w_seat_hand_{i}").set_value(LOSERS[i % 3])
     at.button(key="w_settle").click().run()
     assert any("Say who went out" in e for e in errors(at))
     assert at.session_state["settlement"] is None

@@ -11,15 +11,17 @@ from webapp import table as tb
 from webapp.scores import breakdown_rows
 
 WINNER = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
-LOSER = "1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]"
+#: Three losers' hands that one set of tiles holds beside the winner's (a deal with more than four of a tile is refused);
+#: each scores as a pung of dragons and a kong of simples laid out.
+LOSERS = ("2B3B4B 5D5D9D9D [RDRDRD] [4D4D4D4D]", "2B3B4B 1D1D8D8D [GDGDGD] [3D3D3D3D]", "2B3B4B 1C1C2C2C [WDWDWD] [8B8B8B8B]")
 needs_harr = pytest.mark.skipif("harr-1922" not in rule_sets(), reason="the harr-1922 rule set is not installed")
 
 
 def full_table(east: int = 0, winner: int | None = 0) -> tb.Table:
     table = tb.new_table(["Ann", "Bo", "Cy", "Di"])
     table = tb.with_seat(table, 0, notation=WINNER, winning_tile="2D", won_by="discard")
-    for i in (1, 2, 3):
-        table = tb.with_seat(table, i, notation=LOSER)
+    for i, loser in enumerate(LOSERS, start=1):
+        table = tb.with_seat(table, i, notation=loser)
     return tb.Table(table.seats, east=east, winner=winner)
 
 

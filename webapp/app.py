@@ -1,4 +1,5 @@
-"""The entry file: frames the pages with ``st.navigation``; each page is a thin view in ``views/`` (not ``pages/``, which Streamlit would also serve on its own).
+"""The entry file: frames the pages with ``st.navigation``; each page is a thin view in ``views/`` (not ``pages/``,
+which Streamlit would also serve on its own).
 
 Run with ``pungchow app`` (or ``python -m streamlit run webapp/app.py``).
 """

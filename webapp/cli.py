@@ -8,6 +8,7 @@ current one.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import subprocess
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 from types import FrameType
 
-from pungchow.argtypes import address, port
+from scoring.argtypes import address, port
 from webapp.history import default_db_path
 from webapp.photos import SERVER_UPLOAD_MB
 
@@ -78,10 +79,8 @@ def stop_server(proc: subprocess.Popen[bytes], grace_s: float = GRACE_S) -> None
     """Stop Streamlit and everything it started: asked first, and after ``grace_s`` whatever is left is killed."""
     if not _signal_group(proc, signal.SIGTERM):
         return
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=grace_s)
-    except subprocess.TimeoutExpired:
-        pass
     _signal_group(proc, getattr(signal, "SIGKILL", signal.SIGTERM))
     proc.wait()
 
@@ -110,7 +109,7 @@ def _app(args: argparse.Namespace) -> int:
             stop_server(proc)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     app = sub.add_parser(
         "app",
         help="start the page: photograph a hand, fix tiles, score it, settle the table",

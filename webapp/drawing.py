@@ -17,9 +17,12 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from recognizer.hand import Recognition
+from recognizer.image import load_photo
+from scoring.argtypes import write_image
 from scoring.errors import PungChowError
 from scoring.tiles import Tile
-from webapp.review import LOW_CONFIDENCE, ReviewTile
+from webapp.review import LOW_CONFIDENCE, Review, ReviewTile
 
 #: Photos smaller than this on the long side are enlarged before boxes are drawn on them.
 DRAW_LONG_SIDE = 2000
@@ -38,7 +41,7 @@ CHOSEN = (200, 0, 200)
 
 
 @lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.ImageFont:
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """DejaVu where installed, else PIL's own bitmap font: the numbers and legend on a photo."""
     try:
         return ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", size)
@@ -67,9 +70,9 @@ def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int 
     scale = max(1, min(3, round(DRAW_LONG_SIDE / max(img.size))))
     if scale > 1:
         # Small photos are drawn on enlarged: labels stay legible beside small tiles.
-        img = img.resize((img.size[0] * scale, img.size[1] * scale), Image.LANCZOS)
+        img = img.resize((img.size[0] * scale, img.size[1] * scale), Image.Resampling.LANCZOS)
     draw = ImageDraw.Draw(img)
-    tiles = [replace(t, box=tuple(v * scale for v in t.box)) for t in tiles if t.box is not None]  # type: ignore[misc]
+    tiles = [replace(t, box=(t.box[0] * scale, t.box[1] * scale, t.box[2] * scale, t.box[3] * scale)) for t in tiles if t.box is not None]
     widths = sorted(t.box[2] - t.box[0] for t in tiles if t.box is not None)
     tile_width = widths[len(widths) // 2] if widths else max(img.size) / 20
     line = max(2, round(tile_width / 25))
@@ -96,20 +99,28 @@ def draw_detections(image: np.ndarray, tiles: Iterable[ReviewTile], chosen: int 
     return np.asarray(_with_legend(img, line) if legend else img)
 
 
-def recognition_overlay(image: np.ndarray, recognition: dict) -> np.ndarray:
-    """What ``pungchow recognize --overlay`` writes: the reader's JSON drawn as the page draws it, numbers and all."""
-    from webapp.recognition import review_from_result
+def recognition_overlay(image: np.ndarray, recognition: Recognition) -> np.ndarray:
+    """What ``pungchow recognize --overlay`` writes: the reader's typed result drawn as the page draws it, numbers and all."""
+    return draw_detections(image, Review.from_recognition(recognition, (image.shape[1], image.shape[0])).tiles)
 
-    return draw_detections(image, review_from_result(recognition, (image.shape[1], image.shape[0])).tiles)
+
+def draw_overlay(photo: str | Path | bytes | np.ndarray, result: Recognition, out: str | Path) -> None:
+    """Write the photo with each box numbered as the page numbers it, its code and confidence, and a legend of the
+    colours: one drawing for the page and the command line. The photo is read again only when given as a file."""
+    import cv2
+
+    rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
+    img = cv2.cvtColor(recognition_overlay(rgb, result), cv2.COLOR_RGB2BGR)
+    write_image(Path(out), img)  # whole or not at all: an old file replaced with --force survives a full disk
 
 
 def _with_legend(img: Image.Image, pad: int) -> Image.Image:
     """Lines under the photo saying what each colour means, wrapped to the photo's width."""
     font = _font(max(14, img.size[0] // 60))
     probe = ImageDraw.Draw(img)
-    entries = [(name + (f" ({LOW_CONFIDENCE:.0%} or more)" if colour == SURE else ""), colour) for name, colour in LEGEND]
-    entries = [("the number is the tile's on the page:", None)] + entries  # type: ignore[list-item]
-    text_h = probe.textbbox((0, 0), "Ag", font=font)[3]
+    entries: list[tuple[str, tuple[int, int, int] | None]] = [("the number is the tile's on the page:", None)]
+    entries += [(name + (f" ({LOW_CONFIDENCE:.0%} or more)" if colour == SURE else ""), colour) for name, colour in LEGEND]
+    text_h = round(probe.textbbox((0, 0), "Ag", font=font)[3])
     row_h = text_h + 2 * pad
     rows: list[list[tuple[str, Any, int]]] = [[]]
     x = 2 * pad
@@ -138,10 +149,11 @@ def tile_crop(image: np.ndarray, box: tuple[int, int, int, int], height: int = 9
     x0, y0, x1, y1 = box
     margin = max(2, (x1 - x0) // 8)
     h, w = image.shape[:2]
-    crop = Image.fromarray(np.ascontiguousarray(image[max(0, y0 - margin) : min(h, y1 + margin), max(0, x0 - margin) : min(w, x1 + margin)]))
+    rows, cols = slice(max(0, y0 - margin), min(h, y1 + margin)), slice(max(0, x0 - margin), min(w, x1 + margin))
+    crop = Image.fromarray(np.ascontiguousarray(image[rows, cols]))
     if crop.size[0] < 1 or crop.size[1] < 1:
         return Image.new("RGB", (TILE_W, TILE_H), (255, 255, 255))
-    return crop.resize((max(1, round(crop.size[0] * height / crop.size[1])), height), Image.LANCZOS)
+    return crop.resize((max(1, round(crop.size[0] * height / crop.size[1])), height), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=64)
@@ -150,7 +162,8 @@ def tile_face(code: str) -> Image.Image:
     path = FACES_DIR / f"{Tile.parse(code).code}.png"
     try:
         with Image.open(path) as face:
-            return face.convert("RGB")
+            rgb: Image.Image = face.convert("RGB")
+            return rgb
     except FileNotFoundError:
         raise PungChowError(f"the tile face {path} is missing from the install: reinstall Pung Chow, or run "
                             "webapp/assets/make_faces.py") from None

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
-from scoring.errors import PungChowError
+from scoring.errors import Ask, Problem, PungChowError
 from scoring.jsonfile import JsonInputError, load_json
 from webapp.sheet import ScoreSheet, score_sheet, settle_up
 from webapp.text import spreadsheet_cell
@@ -188,7 +188,7 @@ class History:
                     if "save_key" not in {r[1] for r in db.execute("PRAGMA table_info(hands)")}:
                         db.execute("ALTER TABLE hands ADD COLUMN save_key TEXT")  # a file from before saving was idempotent
         except (OSError, sqlite3.Error) as exc:
-            raise HistoryError(f"cannot open the history file {self.path}: {exc}; pass another with --db") from None
+            raise HistoryError(Problem(f"cannot open the history file {self.path}: {exc}; ", Ask.OTHER_HISTORY)) from None
 
     def _recover(self) -> None:
         """Roll back a save cut short (kill -9, power lost): SQLite does so on the first read-write open, which the
@@ -240,7 +240,8 @@ class History:
                 raise
             db.commit()
         except sqlite3.Error as exc:
-            raise HistoryError(f"the history file {self.path} could not be read or written ({exc}): try again, or pass another with --db") from None
+            raise HistoryError(Problem(f"the history file {self.path} could not be read or written ({exc}): try again, or ",
+                                       Ask.OTHER_HISTORY)) from None
         finally:
             db.close()
 

@@ -60,7 +60,8 @@ def read_photo(data: bytes, name: str = "photo", *, max_mb: float = MAX_UPLOAD_M
         raise PhotoError(f"{name} is empty: take the photo again or pick another file")
     if len(data) > max_mb * 1024 * 1024:
         raise PhotoError(
-            f"{name} is {len(data) / 1024 / 1024:.1f} MB; the limit is {max_mb:g} MB: send a smaller photo (a phone's normal setting is fine)"
+            f"{name} is {len(data) / 1024 / 1024:.1f} MB; the limit is {max_mb:g} MB: "
+            "send a smaller photo (a phone's normal setting is fine)"
         )
     if not any(data.startswith(sig) for sig in _SIGNATURES):
         raise PhotoError(f"{name} is not a photo: upload a JPEG or PNG picture of the hand")

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from recognizer.geometry import size_factors
 from recognizer.group import Group, GroupKind
+from recognizer.numbering import corners
 from scoring.errors import PungChowError
 from scoring.tiles import BONUS_CODES, PLAYING_CODES
 from webapp.photos import Photo
-from webapp.review import ReadTile, Review, corners, from_reading
+from webapp.review import ReadTile, Review, from_reading
 
 if TYPE_CHECKING:
     from recognizer.hand import Recognition
@@ -65,7 +66,9 @@ def tileset_offer(reader: Reader, photo: Photo, tileset: str | None = None) -> s
         better = reader.pipeline.better_tileset(photo.image, None, tileset or None)
     except PungChowError:
         return None  # an offer must never stop the photo being read
-    return None if better is None else f"This photo looks like the tile set {better.name} (face match {better.match:.2f}): choose it above to read it."
+    if better is None:
+        return None
+    return f"This photo looks like the tile set {better.name} (face match {better.match:.2f}): choose it above to read it."
 
 
 def review_from_result(result: dict[str, Any], drawn_size: tuple[int, int] | None = None) -> Review:

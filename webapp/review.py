@@ -16,17 +16,17 @@ player changed after the photo was read. The page keeps one review in ``st.sessi
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from recognizer.detections import UNSURE_BELOW
 from recognizer.group import Group, GroupKind
+from recognizer.hand import Laid, LayoutProblem, Trouble, assemble
 from recognizer.labels import CLASSES
+from recognizer.numbering import corners, photo_order
 from scoring.errors import InvalidHandError, NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod, parse_wind
-from scoring.melds import Meld
 from scoring.tiles import ALL_CODES, Tile, check_notation_length
 
 #: Below this confidence a recognised tile is listed first for the player to check (the CLI's "unsure").
@@ -122,11 +122,13 @@ class Review:
     winning_from_reader: bool = False
 
     @classmethod
-    def from_recognition(cls, recognition: Recognition) -> Review:
+    def from_recognition(cls, recognition: Recognition, drawn_size: tuple[int, int] | None = None) -> Review:
         """A review of what the recognizer read from a photo, from its typed result: every box it found,
-        its groups by kind, its record kept for the dispute (``Recognition.to_json()``)."""
+        its groups by kind, its record kept for the dispute (``Recognition.to_json()``). With ``drawn_size``
+        (width, height) the boxes are in the pixels of the picture they will be drawn on."""
         d = recognition.detections
-        tiles = [ReadTile(d.code(k), corners(d.boxes[k]),
+        boxes = d.boxes if drawn_size is None else recognition.boxes_at(*drawn_size)
+        tiles = [ReadTile(d.code(k), corners(boxes[k]),
                           float(d.confidence[k]),
                           tuple((CLASSES[int(c)], float(p)) for c, p in zip(d.top3[k], d.top3_p[k]) if c >= 0))
                  for k in range(len(d))]
@@ -203,9 +205,16 @@ def from_hand(hand: Hand, *, source: str = "typed") -> Review:
         tiles.append(ReviewTile(len(tiles), tile.code, source=source))
     for gid, meld in enumerate(hand.melds):
         groups.append(ReviewGroup(gid, concealed=meld.concealed))
-        for tile in meld.tiles:
+        laid = list(meld.tiles)
+        if gid == hand.winning_set and hand.winning_tile in laid and not meld.concealed:
+            # The claimed set lies as the reader sees it: its two tiles, the winning discard set apart beside them.
+            laid.remove(hand.winning_tile)
+            winning_id = len(tiles) + len(laid)
+        for tile in laid:
             tiles.append(ReviewTile(len(tiles), tile.code, group=gid, source=source))
-    if hand.winning_tile is not None:
+        if len(laid) < len(meld.tiles) and hand.winning_tile is not None:
+            tiles.append(ReviewTile(len(tiles), hand.winning_tile.code, source=source))
+    if hand.winning_tile is not None and winning_id is None:
         winning_id = _find_winning(tiles, groups, hand.winning_tile.code)
     return Review(
         tiles=tuple(tiles),
@@ -222,7 +231,8 @@ def from_hand(hand: Hand, *, source: str = "typed") -> Review:
 def _find_winning(tiles: Sequence[ReviewTile], groups: Sequence[ReviewGroup], code: str) -> int | None:
     """The tile that most likely came last: one in hand first, then in an exposed set."""
     concealed_sets = {g.id for g in groups if g.concealed}
-    for wanted in (lambda t: t.group is None, lambda t: t.group not in concealed_sets, lambda t: True):
+    places: tuple[Callable[[ReviewTile], bool], ...] = (lambda t: t.group is None, lambda t: t.group not in concealed_sets, lambda t: True)
+    for wanted in places:
         for t in reversed(tiles):
             if t.code == code and wanted(t):
                 return t.id
@@ -251,17 +261,12 @@ def from_notation(
     )
     review = from_hand(hand)
     if hand.winning_tile is not None and review.winning_tile is None:
-        raise NotationError(f"the winning tile {hand.winning_tile} is not in the hand {hand}: type it among the tiles, or fix the winning tile")
+        raise NotationError(f"the winning tile {hand.winning_tile} is not in the hand {hand}: type it among the tiles, "
+                            "or fix the winning tile")
     if won_by is None:
         # The page asks how the hand was won rather than taking the scorer's guess.
         review = replace(review, won_by=None)
     return review
-
-
-def corners(box: Sequence[float]) -> tuple[float, float, float, float]:
-    """The reader's x, y, w, h as the corners x0, y0, x1, y1."""
-    x, y, w, h = (float(v) for v in box)
-    return x, y, x + w, y + h
 
 
 def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised: dict[str, Any] | None = None,
@@ -271,8 +276,9 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
     Every box is kept, so the player sees all the reader found: tiles of groups the reader took
     for no part of the hand (another player's rack, a caption's letters) are set aside, one tap
     from being counted. A group of kind ``winning`` marks the winning tile (kept only when the
-    reader was sure of it); an ``other`` group is left in hand for the player to sort, as the
-    recognizer's own hand builder does.
+    reader was sure of it). Tiles laid out together as no set the reader knows (kind ``other``) stay a set, as the
+    recogniser's hand builder takes them: two of them beside the winning tile are the set it completed, any
+    other the player sorts.
     """
     in_hand: set[int] = set()
     sets: list[list[int]] = []
@@ -282,7 +288,7 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
         if not g.in_hand:
             continue
         in_hand.update(g.members)
-        if not g.kind.is_set:
+        if g.kind in (GroupKind.CONCEALED, GroupKind.BONUS, GroupKind.WINNING):
             if g.kind is GroupKind.WINNING and g.members:
                 winning = g.members[0]
             continue
@@ -327,7 +333,7 @@ def from_detections(
             ReviewTile(
                 id=new_id[i],
                 code=det.code,
-                box=tuple(int(round(v)) for v in det.box) if det.box is not None else None,  # type: ignore[arg-type]
+                box=tuple(round(v) for v in det.box) if det.box is not None else None,  # type: ignore[arg-type]
                 confidence=det.confidence,
                 alternatives=tuple((c, p) for c, p in det.alternatives if c in ALL_CODES)[:3],
                 group=group_of.get(i),
@@ -343,37 +349,6 @@ def from_detections(
         if any(t.id == winner_id and t.in_hand and (t.confidence or 0.0) >= LOW_CONFIDENCE for t in tiles):
             review = replace(review, winning_tile=winner_id, winning_from_reader=True)
     return review
-
-
-def photo_order(boxes: Sequence[Sequence[float] | None], turned: float = 0.0) -> list[int]:
-    """Indices of the boxes as a player reads the table: row by row from the top, left to right.
-
-    A box starts a new row when its middle lies below the current row by more than half a tile's
-    height; boxes without a place keep their order, after the others. A photo the reader ``turned``
-    (degrees anticlockwise) to read level is read that way up: its rows run across the turned photo.
-    """
-    placed = [i for i, b in enumerate(boxes) if b is not None]
-    if not placed:
-        return list(range(len(boxes)))
-    cos, sin = math.cos(math.radians(turned)), math.sin(math.radians(turned))
-    across: dict[int, float] = {}
-    down: dict[int, float] = {}
-    heights: list[float] = []
-    for i in placed:
-        x0, y0, x1, y1 = (float(v) for v in boxes[i])  # type: ignore[union-attr]
-        x, y = (x0 + x1) / 2, (y0 + y1) / 2
-        across[i], down[i] = cos * x + sin * y, cos * y - sin * x
-        heights.append(abs(sin) * (x1 - x0) + abs(cos) * (y1 - y0))
-    half = max(1.0, sorted(heights)[len(heights) // 2] / 2)
-    rows: list[list[int]] = []
-    row_middle = float("-inf")
-    for i in sorted(placed, key=lambda i: down[i]):
-        if down[i] - row_middle > half:
-            rows.append([])
-            row_middle = down[i]
-        rows[-1].append(i)
-    ordered = [i for row in rows for i in sorted(row, key=lambda i: across[i])]
-    return ordered + [i for i, b in enumerate(boxes) if b is None]
 
 
 # --- what to check first ----------------------------------------------------------------------
@@ -583,38 +558,46 @@ def set_circumstances(
 def to_hand(review: Review) -> tuple[Hand | None, list[str]]:
     """The hand as the scorer reads it, and every problem that stops it being scored.
 
-    A hand with problems is still returned when its sets can be built, so the page can show it.
+    Built by the recogniser's own hand builder (``recognizer.hand.assemble``) from the tiles as the player left
+    them, so the page shows, saves and settles the hand the reader would: a winning tile beside two tiles of a
+    set it completed makes the claimed set (``[3C4C5C]*``). A hand with problems is still returned, so the page
+    can show it.
     """
     problems: list[str] = []
     if review.winner and review.won_by is None:
         problems.append("say how the hand was won: off a discard, or from the wall")
-    melds: list[Meld] = []
-    for g in review.groups:
-        members = [Tile(t.code) for t in review.tiles_in(g.id)]
-        try:
-            melds.append(Meld.of(members, concealed=g.concealed))
-        except PungChowError as exc:
-            problems.append(f"{review.group_label(g.id)}: {exc}")
-    loose = [Tile(t.code) for t in review.tiles_in(None)]
-    if any(t.is_face_down for t in loose):
-        problems.append("a face-down tile (XX) lies among the concealed tiles: put it in its kong, or delete it")
-    loose = [t for t in loose if not t.is_face_down]
-    winning: Tile | None = None
+    winning: ReviewTile | None = None
     if review.winner and review.winning_tile is not None and review.tile(review.winning_tile).in_hand:
-        code = review.tile(review.winning_tile).code
-        winning = Tile(code) if code != "XX" else None
-    hand = Hand.from_parts(
-        loose,
-        melds,
-        winning_tile=winning,
+        winning = review.tile(review.winning_tile)
+        winning = winning if winning.code != "XX" else None
+    apart = winning is not None and winning.group is None
+    loose = [t for t in review.tiles_in(None) if not (apart and winning is not None and t.id == winning.id)]
+    laid = [_laid(GroupKind.CONCEALED, loose)]
+    laid += [_laid(GroupKind.OTHER, review.tiles_in(g.id), g.concealed, g.id) for g in review.groups]
+    if apart and winning is not None:
+        laid.append(_laid(GroupKind.WINNING, [winning]))
+    built = assemble(
+        laid,
+        winning_tile=Tile(winning.code) if winning is not None and not apart else None,
         won_by=review.won_by if review.winner else None,
         seat_wind=review.seat_wind,
         prevailing_wind=review.prevailing_wind,
         winner=review.winner,
         flags=review.flags,
     )
-    problems += hand.problems()
-    return hand, problems
+    problems += [_problem_words(review, p) for p in built.problems]
+    return built.hand, problems + built.hand.problems()
+
+
+def _laid(kind: GroupKind, tiles: Sequence[ReviewTile], concealed: bool = False, group: int | None = None) -> Laid:
+    return Laid(kind, tuple(Tile(t.code) for t in tiles), tuple(t.id for t in tiles), concealed, group)
+
+
+def _problem_words(review: Review, problem: LayoutProblem) -> str:
+    """A layout problem in the page's words: the fix is a tap away, not a new photo."""
+    if problem.trouble is Trouble.FACE_DOWN_LOOSE:
+        return "a face-down tile (XX) lies among the concealed tiles: put it in its kong, or delete it"
+    return f"{review.group_label(problem.group)}: {problem.detail}"
 
 
 def scoreable_hand(review: Review) -> Hand:

@@ -31,10 +31,13 @@ Widget keys start with ``w_`` and are never read outside the page that draws the
 from __future__ import annotations
 
 from collections.abc import MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring import service
 from webapp.keyboard import Keys
+
+if TYPE_CHECKING:
+    from streamlit.runtime.state import SessionStateProxy
 
 REVIEW = "review"
 PHOTO = "photo"
@@ -82,7 +85,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def init(session: MutableMapping[str, Any]) -> None:
+def init(session: MutableMapping[str, Any] | SessionStateProxy) -> None:
     """Give every documented key its starting value, leaving what the player already set."""
     for key, value in DEFAULTS.items():
         if key not in session:

@@ -12,7 +12,7 @@ from typing import Any
 
 from scoring import service
 from scoring.api import Hand, ScoreResult
-from scoring.errors import PungChowError
+from scoring.errors import PungChowError, about
 from scoring.settle.model import Incident, IncidentKind, Player
 from scoring.tiles import WINDS
 
@@ -84,7 +84,7 @@ def hand_of(table: Table, index: int) -> Hand:
             winner=won,
         )
     except PungChowError as exc:
-        raise PungChowError(f"{seat.player}'s hand: {exc}") from None
+        raise about(f"{seat.player}'s hand: ", exc) from None
 
 
 def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = None) -> dict[str, ScoreResult]:
@@ -98,17 +98,18 @@ def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = No
         except PungChowError as exc:
             if str(exc).startswith(seat.player):
                 raise
-            raise PungChowError(f"{seat.player}'s hand: {exc}") from None
+            raise about(f"{seat.player}'s hand: ", exc) from None
     return results
 
 
 def settle_table(table: Table, results: Mapping[str, ScoreResult], rules: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Who pays whom, settled by the rule set's own book with its limit and East limit; returns its ``to_dict()``.
 
-    A deal nobody won is a drawn game: nothing is paid.
+    A deal nobody won is a drawn game: nothing is paid. Each player keeps his scored hand, so the settlement
+    checks the hands together as a table file's are (one set of tiles, one prevailing wind).
     """
     players = tuple(
-        Player(name, table.seat_wind(i), int(results[name].total), winner=table.winner == i)
+        Player(name, table.seat_wind(i), int(results[name].total), winner=table.winner == i, detail=results[name])
         for i, name in enumerate(table.players)
     )
     incident = Incident(IncidentKind.DRAWN_GAME) if table.winner is None else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from scoring.text import one_line
 
@@ -32,7 +32,7 @@ def spreadsheet_cell(value: object) -> object:
     return value
 
 
-def markdown_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+def markdown_rows(rows: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
     """Rows for ``st.table`` (which renders its cells as markdown) with every text cell escaped; numbers kept."""
     return [{markdown_text(key): markdown_text(value) if isinstance(value, str) else value for key, value in row.items()} for row in rows]
 

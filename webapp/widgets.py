@@ -5,7 +5,7 @@ and the score breakdown. Only drawing and widgets here; the logic they show live
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -15,7 +15,7 @@ import streamlit.components.v1 as components
 from recognizer.hand import Recognition
 from scoring.api import Option, ScoreResult, get_rule_set, rule_sets
 from scoring.engine import OptionKind
-from scoring.errors import PungChowError
+from scoring.errors import Ask, Problem, PungChowError, worded
 from scoring.melds import MARKS
 from webapp import recognition, state
 from webapp.history import Game, History, HistoryError, default_db_path
@@ -38,18 +38,24 @@ def page_title(title: str) -> None:
 
 
 #: The command line's words in the scorer's messages, and the page's own controls they name there.
-_PAGE_WORDS = (("score it with --loser if it did not win", "untick *Went out* if it did not win"),
-               ("drop --won-by or mark it the winner", "tick *Went out* if it did"),
-               ("--won-by", "*Won by*"), ("--loser", "*Went out*"),
-               ("pass another with --db", "choose another history file when starting the page"))
+#: How the page asks for each choice a message names by code (``scoring.errors.Ask``): by its own controls.
+PAGE_WORDS: Mapping[Ask, str] = {
+    Ask.WON_BY: "*Won by*", Ask.WINNING: "*Winning tile*", Ask.CIRCUMSTANCE: "the circumstance",
+    Ask.SCORE_AS_LOSER: "untick *Went out*", Ask.NOT_WON_BY: "tick *Went out* if it did",
+    Ask.OTHER_HISTORY: "choose another history file when starting the page",
+}
 
 
-def player_words(message: str) -> str:
-    """A message as the page's markdown shows it: every character of it as itself (``markdown_text``: a file or
-    player name never becomes a link or an image), the command line's flags as the page's own controls."""
-    shown = markdown_text(message)
-    for flag, control in _PAGE_WORDS:
-        shown = shown.replace(markdown_text(flag), control)
+def player_words(message: object) -> str:
+    """A message, problem or error as the page's markdown shows it: worded for the page (its controls, not the
+    command line's flags), and every character of what the player or a file gave shown as itself (``markdown_text``:
+    a file or player name never becomes a link or an image); the controls' names keep their emphasis."""
+    if not isinstance(message, (Problem, PungChowError)):
+        return markdown_text(str(message))
+    held = {ask: f"PUNGCHOWASK{i}X" for i, ask in enumerate(Ask)}  # letters only: escaping leaves them as they are
+    shown = markdown_text(worded(message, held))
+    for ask, place in held.items():
+        shown = shown.replace(place, PAGE_WORDS[ask])
     return shown
 
 
@@ -59,7 +65,7 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except PungChowError as exc:
-        st.error(player_words(str(exc)))
+        st.error(player_words(exc))
 
 
 @st.cache_resource(show_spinner=False)
@@ -168,26 +174,25 @@ def rule_set_chooser(*, allow_all: bool = True, key: str = "w_rules") -> str | N
     current = st.session_state.get(state.RULES, state.DEFAULT_RULES)
     fallback = state.DEFAULT_RULES if state.DEFAULT_RULES in names else names[0]
     index = names.index(current if current in names else fallback)
-    chosen = st.selectbox(
+    chosen: str = st.selectbox(
         "Rule set",
         names,
         index=index,
         key=key,
         format_func=lambda n: "All rule sets side by side" if n == state.ALL_RULES else f"{sets[n].title} ({n}, version {sets[n].version})",
-    )
+    ) or names[index]  # a choice always stands: the list is never empty here
     st.session_state[state.RULES] = chosen
     shown = list(sets) if chosen == state.ALL_RULES else [chosen]
-    with st.expander("Options of the rule set" + ("s" if len(shown) > 1 else "")):
-        with user_errors():
-            for name in shown:
-                rs = get_rule_set(name)
-                if not rs.options:
-                    continue
-                if len(shown) > 1:
-                    st.markdown(f"**{rs.title}**")
-                saved = st.session_state[state.RULE_OPTIONS].setdefault(name, {})
-                for option in rs.options:
-                    saved[option.name] = _option_widget(name, option, saved.get(option.name, option.default))
+    with st.expander("Options of the rule set" + ("s" if len(shown) > 1 else "")), user_errors():
+        for name in shown:
+            rs = get_rule_set(name)
+            if not rs.options:
+                continue
+            if len(shown) > 1:
+                st.markdown(f"**{rs.title}**")
+            saved = st.session_state[state.RULE_OPTIONS].setdefault(name, {})
+            for option in rs.options:
+                saved[option.name] = _option_widget(name, option, saved.get(option.name, option.default))
     return chosen
 
 

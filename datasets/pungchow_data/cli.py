@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from pungchow.argtypes import check_dataset_out, check_image_out, positive_int
+from scoring.argtypes import check_dataset_out, check_image_out, positive_int
 from scoring.errors import PungChowError
 
 #: ``generate --scale`` bounds: 1 draws photos as an app downsized them (640-1600 px long), 5 up to 8000 px long.
@@ -52,7 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     leo = sub.add_parser("import-leo", help="import the leo-mahjong-v5 photos, un-stretched to 16:9 and split by scene")
     leo.add_argument("out", type=Path, help="dataset folder to write")
-    leo.add_argument("--source", type=Path, default=None, help="the export folder (default ../shared/datasets/leo-mahjong-v5 beside the repository)")
+    leo.add_argument("--source", type=Path, default=None,
+                     help="the export folder (default ../shared/datasets/leo-mahjong-v5 beside the repository)")
     leo.add_argument("--height", type=positive_int, default=640, help="height of the restored images; width is 16/9 of it (default 640)")
     leo.set_defaults(func=_import_leo)
 
@@ -187,7 +188,8 @@ def _styles(args: argparse.Namespace) -> int:
         print(f"wrote {out}")
         return 0
     for s in STYLES.values():
-        print(f"{s.name:12s} {'held-out' if s.name in HOLDOUT_STYLES else 'train   '} face {s.face:6s} back {s.back:7s} font {s.font:5s} dots {s.dots:6s} bamboo {s.bamboo:6s} "
+        print(f"{s.name:12s} {'held-out' if s.name in HOLDOUT_STYLES else 'train   '} face {s.face:6s} back {s.back:7s} "
+              f"font {s.font:5s} dots {s.dots:6s} bamboo {s.bamboo:6s} "
               f"white dragon {s.white_dragon:6s} bonus {s.bonus:9s} corner index {'yes' if s.corner_index else 'no'}"
               + (f" art fluffystuff/{s.art}" if s.art else ""))
     for name, f in FAMILIES.items():

@@ -66,7 +66,7 @@ def write_dataset(dataset: Dataset) -> Path:
     return write_annotations(dataset.root, dataset.images, dataset.info, dataset.licenses)
 
 
-def tile_crop(image: "np.ndarray", tile: TileLabel, size: tuple[int, int] = (48, 64)) -> "np.ndarray":
+def tile_crop(image: np.ndarray, tile: TileLabel, size: tuple[int, int] = (48, 64)) -> np.ndarray:
     """The tile's face warped upright to ``size`` (width, height) from its quad, or its box when there is none.
 
     For a classifier stage: a crop from the quad is the face alone, the right way up, whatever the photo's angle.
@@ -76,11 +76,11 @@ def tile_crop(image: "np.ndarray", tile: TileLabel, size: tuple[int, int] = (48,
 
     w, h = size
     if tile.quad:
-        src = np.float32(tile.quad)
+        src = np.asarray(tile.quad, np.float32)
     else:
         x, y, bw, bh = tile.bbox
-        src = np.float32([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]])
-    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        src = np.asarray([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]], np.float32)
+    dst = np.asarray([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     return cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pungchow.argtypes import write_image
 from pungchow_data.coco import Dataset, ImageRecord, load_dataset
+from scoring.argtypes import write_image
 from scoring.errors import PungChowError
 
 _PALETTE = [(60, 60, 255), (60, 200, 60), (255, 140, 40), (0, 200, 255), (255, 60, 255), (255, 255, 60), (160, 80, 255), (80, 160, 160)]
@@ -21,7 +21,7 @@ _PALETTE = [(60, 60, 255), (60, 200, 60), (255, 140, 40), (0, 200, 255), (255, 6
 
 def draw_labels(image: np.ndarray, record: ImageRecord) -> np.ndarray:
     """The image with every tile's box, quad, code and group drawn on it."""
-    out = image.copy()
+    out: np.ndarray = image.copy()
     scale = max(0.35, min(out.shape[:2]) / 1400)
     for t in record.tiles:
         colour = _PALETTE[(t.group or 0) % len(_PALETTE)]
@@ -30,8 +30,9 @@ def draw_labels(image: np.ndarray, record: ImageRecord) -> np.ndarray:
         if t.quad:
             cv2.polylines(out, [np.round(np.array(t.quad)).astype(np.int32)], True, (255, 255, 255), 1, cv2.LINE_AA)
         text = t.code + ("v" if t.face_down else "") + ("^" if t.standing else "")
-        cv2.putText(out, text, (int(x) + 1, int(y) + int(12 * scale / 0.35 * 0.9)), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(out, text, (int(x) + 1, int(y) + int(12 * scale / 0.35 * 0.9)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+        at = (int(x) + 1, int(y) + int(12 * scale / 0.35 * 0.9))
+        cv2.putText(out, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
     return out
 
 

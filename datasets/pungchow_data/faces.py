@@ -361,7 +361,7 @@ def _draw_flower_picture(draw: ImageDraw.ImageDraw, code: str, box: tuple[float,
 def _rounded_alpha(w: int, h: int, radius: float) -> Image.Image:
     mask = Image.new("L", (w * _SS, h * _SS), 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, w * _SS - 1, h * _SS - 1), radius=radius * w * _SS, fill=255)
-    return mask.resize((w, h), Image.LANCZOS)
+    return mask.resize((w, h), Image.Resampling.LANCZOS)
 
 
 def _face_canvas(style: TileStyle, colour: RGB) -> Image.Image:
@@ -391,7 +391,8 @@ def _draw_playing_face(img: Image.Image, code: str, style: TileStyle) -> None:
     numbered = code[0].isdigit()
     if numbered and code[1] == "C":
         n = int(code[0])
-        _text_centered(draw, (W / 2, 0.3 * H), NUMERALS[n - 1], _cjk_font(style.font, int(0.5 * W)), INK_BLACK if blue == INK_BLUE else blue)
+        numeral_ink = INK_BLACK if blue == INK_BLUE else blue
+        _text_centered(draw, (W / 2, 0.3 * H), NUMERALS[n - 1], _cjk_font(style.font, int(0.5 * W)), numeral_ink)
         _text_centered(draw, (W / 2, 0.7 * H), "萬", _cjk_font(style.font, int(0.62 * W)), red)
     elif numbered and code[1] == "D":
         _draw_dots(draw, int(code[0]), box, style)
@@ -403,7 +404,8 @@ def _draw_playing_face(img: Image.Image, code: str, style: TileStyle) -> None:
         else:
             _draw_bamboo(draw, int(code[0]), box, style)
     elif code in WIND_CHARS:
-        _text_centered(draw, (W / 2, H / 2), WIND_CHARS[code], _cjk_font(style.font, int(0.78 * W)), INK_BLACK if blue == INK_BLUE else blue)
+        wind_ink = INK_BLACK if blue == INK_BLUE else blue
+        _text_centered(draw, (W / 2, H / 2), WIND_CHARS[code], _cjk_font(style.font, int(0.78 * W)), wind_ink)
     elif code == "RD":
         _text_centered(draw, (W / 2, H / 2), "中", _cjk_font(style.font, int(0.8 * W)), red)
     elif code == "GD":
@@ -463,7 +465,7 @@ def _fluffy_face(style: TileStyle, code: str) -> Image.Image | None:
     art = Image.open(FLUFFY_DIR / "Export" / style.art / f"{name}.png").convert("RGBA")
     W, H = FACE_W * _SS, FACE_H * _SS
     base = _face_canvas(style, style.face_rgb if style.art == "Regular" else (45, 45, 50))
-    art = art.resize((int(W * 0.9), int(H * 0.9)), Image.LANCZOS)
+    art = art.resize((int(W * 0.9), int(H * 0.9)), Image.Resampling.LANCZOS)
     base.paste(art, (int(W * 0.05), int(H * 0.05)), art)
     return base
 
@@ -485,9 +487,10 @@ def render_face(style: TileStyle, code: str) -> np.ndarray:
             _draw_bonus_face(img, code, plain)
         else:
             _draw_playing_face(img, code, plain)
-    small = img.resize((FACE_W, FACE_H), Image.LANCZOS).convert("RGBA")
+    small = img.resize((FACE_W, FACE_H), Image.Resampling.LANCZOS).convert("RGBA")
     small.putalpha(_rounded_alpha(FACE_W, FACE_H, style.corner_radius))
-    return np.asarray(small).copy()
+    pixels: np.ndarray = np.asarray(small).copy()
+    return pixels
 
 
 def _real_set_face(style: TileStyle, code: str) -> Image.Image:
@@ -495,24 +498,25 @@ def _real_set_face(style: TileStyle, code: str) -> Image.Image:
     from pungchow_data.realsets import FAMILIES, draw_face
 
     drawn = draw_face(FAMILIES[style.family or ""], style.variant, code, FACE_W * _SS, FACE_H * _SS)
-    colour = drawn.getpixel((FACE_W * _SS // 2, 2))
+    r, g, b, *_ = drawn.getpixel((FACE_W * _SS // 2, 2))  # type: ignore[misc]  # an RGB face: three channels
+    colour = (r, g, b)
     canvas = _face_canvas(style, colour)
     shade = np.asarray(canvas).astype(np.float32) / np.maximum(1.0, np.array(colour, np.float32))
     return Image.fromarray(np.clip(np.asarray(drawn).astype(np.float32) * shade, 0, 255).astype(np.uint8))
 
 
-def _style(style: "str | TileStyle") -> TileStyle:
+def _style(style: str | TileStyle) -> TileStyle:
     return _known(style) if isinstance(style, str) else style
 
 
 @lru_cache(maxsize=128)
-def render_faces(style: "str | TileStyle") -> dict[str, np.ndarray]:
+def render_faces(style: str | TileStyle) -> dict[str, np.ndarray]:
     """All 43 faces of a style (a name or a body variant), drawn once per process and reused by every scene."""
     chosen = _style(style)
     return {code: render_face(chosen, code) for code in ALL_CODES}
 
 
-def face_pyramid(style: "str | TileStyle", levels: int = 3) -> dict[str, tuple[np.ndarray, ...]]:
+def face_pyramid(style: str | TileStyle, levels: int = 3) -> dict[str, tuple[np.ndarray, ...]]:
     """Each face at full, half and quarter size, so small tiles are warped without aliasing.
 
     A real-set family draws a new set for every scene, so its faces are not kept (the cache would only grow).
@@ -538,7 +542,7 @@ def _pyramid(faces: dict[str, np.ndarray], levels: int) -> dict[str, tuple[np.nd
     return out
 
 
-def face_sheet(style_name: "str | TileStyle", columns: int = 11) -> Image.Image:
+def face_sheet(style_name: str | TileStyle, columns: int = 11) -> Image.Image:
     """Every face of a style on one image, to check a style by eye."""
     faces = render_faces(style_name)
     rows = math.ceil(len(ALL_CODES) / columns)

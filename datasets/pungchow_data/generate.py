@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from pungchow_data.coco import IMAGES_DIR, ImageRecord, write_annotations
-from pungchow_data.faces import TileStyle, family_variant, resolve_styles, recoloured
+from pungchow_data.faces import TileStyle, family_variant, recoloured, resolve_styles
 from pungchow_data.manifest import synthetic_licenses
 from pungchow_data.scene import render_scene
 
@@ -88,10 +88,10 @@ def generate(config: GenerateConfig, progress: Callable[[int, int], None] | None
             if progress:
                 progress(done, config.count)
     final: list[ImageRecord] = []
-    for i, rec in enumerate(records):
-        assert rec is not None
-        rec.split = config.split or split_of(config.seed, i, config.val_share, config.test_share)
-        final.append(rec)
+    for i, made in enumerate(records):
+        assert made is not None
+        made.split = config.split or split_of(config.seed, i, config.val_share, config.test_share)
+        final.append(made)
     info = {
         "name": "pungchow-synthetic",
         "description": "Synthetic finished mahjong hands rendered by pungchow_data (datasets/MANIFEST.md lists every source)",

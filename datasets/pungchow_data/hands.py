@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.hand import Hand
-from scoring.tiles import BONUS_CODES, PLAYING_CODES
+from scoring.tiles import BONUS_CODES, PLAYING_CODES, WINDS
 
 SUITS = ("B", "C", "D")
 HONOUR_CODES = tuple(c for c in PLAYING_CODES if not c[0].isdigit())
@@ -134,13 +134,12 @@ def _try_hand(rng: np.random.Generator, tiles: TileSet, *, winner: bool, seat_wi
     if bonus:
         groups.append(GroupPlan("bonus", True, bonus, row=1))
     notation = "".join(concealed) + " " + " ".join(melds_text) + " " + "".join(bonus)
-    winds = "ESWN"
     hand = Hand.parse(
         notation,
         winning_tile=winning_tile,
         won_by=won_by,
         seat_wind=seat_wind,
-        prevailing_wind=winds[int(rng.integers(4))],
+        prevailing_wind=WINDS[int(rng.integers(4))],
         winner=winner,
     )
     return HandPlan(hand, groups)

@@ -83,7 +83,7 @@ def read_export(root: Path = LEO_DIR) -> list[LeoPhoto]:
 
 def _content(photo: LeoPhoto) -> str:
     """What a frame shows, by its majority suit: man, pin, sou or honours."""
-    kinds = Counter()
+    kinds: Counter[str] = Counter()
     for c, *_ in photo.rows:
         code = leo_code(LEO_NAMES[c])
         if code:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import math
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -22,6 +24,9 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from pungchow_data.characters import FLOWER_CHARS as BONUS_NAMES
 from pungchow_data.characters import NUMERALS, SIMPLIFIED
 from pungchow_data.characters import WIND_CHARS as WINDS
+
+#: Any one thing a set's design picks from a family's choices.
+T = TypeVar("T")
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -266,8 +271,11 @@ class SetDesign:
 def design(family: Family, variant: int) -> SetDesign:
     rng = np.random.default_rng([variant, 9173])
     fonts = family_fonts(family) or list(family.fonts)
-    pick = lambda seq: seq[int(rng.integers(len(seq)))]  # noqa: E731
-    face = tuple(int(np.clip(c + rng.integers(-8, 9), 0, 255)) for c in pick(FACES))
+    def pick(seq: Sequence[T]) -> T:
+        return seq[int(rng.integers(len(seq)))]
+
+    r, g, b = (int(np.clip(c + rng.integers(-8, 9), 0, 255)) for c in pick(FACES))
+    face = (r, g, b)
     made = SetDesign(
         font=pick(fonts), face=face, numeral_ink=pick(family.numeral_inks), wind_ink=pick(family.wind_inks),
         bird=pick(family.birds), dot_centre=pick(family.dot_centres), white_dragon=pick(family.white_dragon),
@@ -376,7 +384,7 @@ def _dot_ink(n: int, i: int) -> RGB:
         return (INK_BLUE, INK_RED, INK_GREEN)[i // 3]
     if n == 3:
         return (INK_BLUE, INK_RED, INK_GREEN)[i]
-    return (INK_BLUE, INK_GREEN)[i % 2] if n in (2, 4, 8) else (INK_BLUE, INK_GREEN)[i % 2]
+    return (INK_BLUE, INK_GREEN)[i % 2]
 
 
 def _ring(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: RGB, centre: str, stroke: float, rng: np.random.Generator) -> None:
@@ -483,13 +491,16 @@ def _bird(d: ImageDraw.ImageDraw, kind: str, box: Box, rng: np.random.Generator)
         d.line((cx + 0.04 * w, cy + 0.19 * h, cx + 0.06 * w, cy + 0.38 * h), fill=INK_RED, width=max(2, int(0.025 * w)))
         return
     if kind == "crane":
-        d.ellipse((cx - 0.3 * w, cy - 0.05 * h, cx + 0.22 * w, cy + 0.15 * h), fill=(235, 235, 230), outline=INK_BLACK, width=max(2, int(0.02 * w)))
-        d.polygon([(cx - 0.3 * w * flip, cy + 0.02 * h), (cx - 0.45 * w * flip, cy + 0.12 * h), (cx - 0.2 * w * flip, cy + 0.12 * h)], fill=INK_BLACK)
+        d.ellipse((cx - 0.3 * w, cy - 0.05 * h, cx + 0.22 * w, cy + 0.15 * h), fill=(235, 235, 230), outline=INK_BLACK,
+                  width=max(2, int(0.02 * w)))
+        d.polygon([(cx - 0.3 * w * flip, cy + 0.02 * h), (cx - 0.45 * w * flip, cy + 0.12 * h), (cx - 0.2 * w * flip, cy + 0.12 * h)],
+                  fill=INK_BLACK)
         nx, ny = cx + 0.2 * w * flip, cy - 0.35 * h
         d.line((cx + 0.15 * w * flip, cy, nx, ny), fill=INK_BLACK, width=max(3, int(0.05 * w)))
         _ellipse(d, nx, ny, 0.055 * w, fill=(235, 235, 230), outline=INK_BLACK, width=2)
         _ellipse(d, nx, ny - 0.03 * w, 0.03 * w, fill=INK_RED)
-        d.polygon([(nx + 0.04 * w * flip, ny), (nx + 0.22 * w * flip, ny + 0.04 * h), (nx + 0.04 * w * flip, ny + 0.02 * h)], fill=(200, 160, 60))
+        d.polygon([(nx + 0.04 * w * flip, ny), (nx + 0.22 * w * flip, ny + 0.04 * h), (nx + 0.04 * w * flip, ny + 0.02 * h)],
+                  fill=(200, 160, 60))
         for dx in (-0.05, 0.05):
             d.line((cx + dx * w, cy + 0.14 * h, cx + dx * w * 1.5, cy + 0.42 * h), fill=INK_BLACK, width=max(2, int(0.02 * w)))
         d.line((x0 + 0.1 * w, cy + 0.42 * h, x1 - 0.1 * w, cy + 0.42 * h), fill=INK_GREEN, width=max(2, int(0.03 * w)))
@@ -499,13 +510,15 @@ def _bird(d: ImageDraw.ImageDraw, kind: str, box: Box, rng: np.random.Generator)
     for k in range(3):
         lx = x0 + (0.2 + 0.3 * k) * w
         d.ellipse((lx - 0.08 * w, cy + 0.22 * h, lx + 0.08 * w, cy + 0.3 * h), fill=INK_GREEN)
-    d.polygon([(cx - 0.1 * w * flip, cy + 0.05 * h), (cx - 0.42 * w * flip, cy + 0.3 * h), (cx - 0.3 * w * flip, cy + 0.34 * h)], fill=INK_BLUE)
+    d.polygon([(cx - 0.1 * w * flip, cy + 0.05 * h), (cx - 0.42 * w * flip, cy + 0.3 * h), (cx - 0.3 * w * flip, cy + 0.34 * h)],
+              fill=INK_BLUE)
     d.ellipse((cx - 0.25 * w, cy - 0.15 * h, cx + 0.25 * w, cy + 0.15 * h), fill=INK_GREEN)
     d.ellipse((cx - 0.12 * w, cy - 0.08 * h, cx + 0.15 * w, cy + 0.06 * h), fill=INK_BLUE)
     hx, hy = cx + 0.22 * w * flip, cy - 0.18 * h
     _ellipse(d, hx, hy, 0.11 * w, fill=INK_RED if rng.random() < 0.5 else INK_GREEN)
     _ellipse(d, hx + 0.03 * w * flip, hy - 0.02 * h, 0.025 * w, fill=(250, 250, 250))
-    d.polygon([(hx + 0.09 * w * flip, hy - 0.01 * h), (hx + 0.2 * w * flip, hy + 0.02 * h), (hx + 0.09 * w * flip, hy + 0.04 * h)], fill=(200, 150, 40))
+    d.polygon([(hx + 0.09 * w * flip, hy - 0.01 * h), (hx + 0.2 * w * flip, hy + 0.02 * h), (hx + 0.09 * w * flip, hy + 0.04 * h)],
+              fill=(200, 150, 40))
 
 
 _BIRD_INKS: tuple[RGB, ...] = (INK_GREEN, INK_BLUE, INK_RED, INK_BLACK, (120, 80, 40), (205, 150, 40), (110, 60, 140), (30, 130, 140))
@@ -640,11 +653,12 @@ def _painting(d: ImageDraw.ImageDraw, kind: str, box: Box, rng: np.random.Genera
                 bx, by = px + rng.uniform(-0.12, 0.12) * w, py + rng.uniform(-0.08, 0.08) * h
                 for k in range(5):
                     a = 2 * math.pi * k / 5
-                    _ellipse(d, bx + 0.05 * w * math.cos(a), by + 0.05 * w * math.sin(a), 0.04 * w, fill=pink if rng.random() < 0.6 else INK_RED)
+                    _ellipse(d, bx + 0.05 * w * math.cos(a), by + 0.05 * w * math.sin(a), 0.04 * w,
+                             fill=pink if rng.random() < 0.6 else INK_RED)
                 _ellipse(d, bx, by, 0.02 * w, fill=(240, 210, 80))
     elif kind == "orchid":
         base = (x0 + 0.5 * w, y1 - 0.05 * h)
-        for k in range(5):
+        for _ in range(5):
             a = math.radians(rng.uniform(-60, 60))
             tip = (base[0] + 0.45 * w * math.sin(a), base[1] - 0.75 * h * math.cos(a) * rng.uniform(0.6, 1.0))
             mid = ((base[0] + tip[0]) / 2 + 0.1 * w, (base[1] + tip[1]) / 2)
@@ -694,7 +708,8 @@ def _painting(d: ImageDraw.ImageDraw, kind: str, box: Box, rng: np.random.Genera
                    (x0 + 0.8 * w, y0 + 0.45 * h), (x1, y0 + 0.7 * h)], fill=hill)
         d.line((x0, y0 + 0.8 * h, x1, y0 + 0.8 * h), fill=INK_BLUE, width=lw)
         if rng.random() < 0.5:
-            d.polygon([(x0 + 0.3 * w, y0 + 0.86 * h), (x0 + 0.7 * w, y0 + 0.86 * h), (x0 + 0.62 * w, y0 + 0.93 * h), (x0 + 0.38 * w, y0 + 0.93 * h)], fill=(105, 70, 40))
+            d.polygon([(x0 + 0.3 * w, y0 + 0.86 * h), (x0 + 0.7 * w, y0 + 0.86 * h), (x0 + 0.62 * w, y0 + 0.93 * h),
+                       (x0 + 0.38 * w, y0 + 0.93 * h)], fill=(105, 70, 40))
         else:
             d.rectangle((x0 + 0.15 * w, y0 + 0.55 * h, x0 + 0.35 * w, y0 + 0.72 * h), fill=(150, 100, 60))
             d.polygon([(x0 + 0.1 * w, y0 + 0.56 * h), (x0 + 0.25 * w, y0 + 0.45 * h), (x0 + 0.4 * w, y0 + 0.56 * h)], fill=INK_RED)
@@ -751,8 +766,11 @@ def draw_set_face(s: SetDesign, variant: int, code: str, width: int, height: int
     face = Image.new("RGB", (W, H), s.face)
     ink = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(ink)
-    font = lambda size: _cjk(s.font, max(8, int(size * rng.uniform(0.92, 1.06))))  # noqa: E731
-    tilt = lambda: float(rng.uniform(-4, 4))  # noqa: E731
+    def font(size: float) -> ImageFont.FreeTypeFont:
+        return _cjk(s.font, max(8, int(size * rng.uniform(0.92, 1.06))))
+
+    def tilt() -> float:
+        return float(rng.uniform(-4, 4))
     dx, dy = rng.uniform(-0.03, 0.03) * W, rng.uniform(-0.02, 0.02) * H
     top = 0.17 * H if s.corner_index else 0.07 * H
     box = (0.1 * W + dx, top + dy, 0.9 * W + dx, 0.93 * H + dy)
@@ -801,7 +819,8 @@ def draw_set_face(s: SetDesign, variant: int, code: str, width: int, height: int
             f = font(0.42 * W) if letter == "白" else _latin(int(0.38 * W))
             _text(ink, (W / 2, H / 2), letter, f, INK_BLUE)
     elif code in BONUS_NAMES:
-        kind = _PAINTING_FOR[code] if code[1] == "F" and rng.random() < 0.7 else str(rng.choice(list(_PAINTING_FOR.values()) + ["figure", "scene"] * 2))
+        kind = (_PAINTING_FOR[code] if code[1] == "F" and rng.random() < 0.7
+                else str(rng.choice(list(_PAINTING_FOR.values()) + ["figure", "scene"] * 2)))
         _painting(d, kind, (0.12 * W, 0.22 * H, 0.88 * W, 0.95 * H), rng, s.stroke)
         _bonus_marks(ink, s, code, W, H, rng)
     if s.corner_index and code not in BONUS_NAMES and not (code == "WD" and s.white_dragon == "blank"):

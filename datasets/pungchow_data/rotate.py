@@ -12,8 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pungchow.argtypes import check_dataset_out, inside, write_atomically
 from pungchow_data.coco import ANNOTATIONS_FILE, DatasetError, load_dataset
+from scoring.argtypes import check_dataset_out, inside, write_atomically
 from scoring.jsonfile import MAX_ANNOTATION_BYTES, load_json_file
 
 

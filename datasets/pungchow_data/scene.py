@@ -17,6 +17,7 @@ import numpy as np
 from pungchow_data.coco import Group, ImageRecord, TileLabel
 from pungchow_data.faces import FACE_H, FACE_W, TileStyle, face_pyramid
 from pungchow_data.hands import HandPlan, TileSet, hidden_hand, random_hand
+from scoring.tiles import WINDS
 
 Vec = np.ndarray
 
@@ -66,11 +67,13 @@ class Camera:
     def to_normalised(self, pts: Vec) -> Vec:
         d = pts - self.position
         z = d @ self.forward
-        return np.stack([(d @ self.right) / z, (d @ self.down) / z], axis=-1)
+        xy: np.ndarray = np.stack([(d @ self.right) / z, (d @ self.down) / z], axis=-1)
+        return xy
 
     def project(self, pts: Vec) -> Vec:
         xy = self.to_normalised(pts)
-        return xy @ self.affine[:2, :2].T + self.affine[:2, 2]
+        projected: np.ndarray = xy @ self.affine[:2, :2].T + self.affine[:2, 2]
+        return projected
 
     def table_homography(self) -> np.ndarray:
         """Homography from table coordinates (x, y, z = 0) to image pixels."""
@@ -82,7 +85,8 @@ class Camera:
                 [self.forward[0], self.forward[1], -self.forward @ p],
             ]
         )
-        return self.affine @ m
+        full: np.ndarray = self.affine @ m
+        return full
 
 
 def look_at(target: Vec, tilt_deg: float, azimuth_deg: float, distance: float) -> Camera:
@@ -180,9 +184,8 @@ def random_layout(rng: np.random.Generator, style: TileStyle) -> tuple[Layout, d
     layout = Layout()
     standing = rng.random() < 0.2
     n_hands = int(rng.choice([1, 2, 3, 4], p=[0.6, 0.2, 0.1, 0.1]))
-    winds = "ESWN"
     seat = int(rng.integers(4))
-    plan = random_hand(rng, tiles, winner=True, seat_wind=winds[seat])
+    plan = random_hand(rng, tiles, winner=True, seat_wind=WINDS[seat])
     layout.hands.append(plan)
     lay_out_hand(rng, layout, plan, 0, np.array([0.0, 0.0]), 0.0, size, standing)
     row_len = max(b.face_centre[0] for b in layout.bodies) + w
@@ -193,7 +196,7 @@ def random_layout(rng: np.random.Generator, style: TileStyle) -> tuple[Layout, d
         if far_side and rng.random() < 0.3:
             other = hidden_hand(13)  # only the player opposite shows the camera a row of backs
         else:
-            other = random_hand(rng, tiles, winner=False, seat_wind=winds[(seat + k) % 4])
+            other = random_hand(rng, tiles, winner=False, seat_wind=WINDS[(seat + k) % 4])
         if side_by_side and other.hand is None:
             origin, angle = np.array([row_len, (depth + w) * k]), math.pi  # backs towards the camera
         elif side_by_side:
@@ -343,7 +346,8 @@ def _draw_table_things(rng: np.random.Generator, tex: np.ndarray, keep_out: tupl
             cv2.fillConvexPoly(tex, box, (245, 245, 245), cv2.LINE_AA)
             ink = (40, 40, 200) if rng.random() < 0.5 else (30, 30, 30)
             cv2.circle(tex, (int(cx), int(cy)), 4, ink, -1, cv2.LINE_AA)
-            cv2.putText(tex, str(rng.choice(list("A23456789JQK"))), (int(cx - 11), int(cy - 8)), cv2.FONT_HERSHEY_PLAIN, 0.5, ink, 1, cv2.LINE_AA)
+            cv2.putText(tex, str(rng.choice(list("A23456789JQK"))), (int(cx - 11), int(cy - 8)), cv2.FONT_HERSHEY_PLAIN, 0.5, ink, 1,
+                        cv2.LINE_AA)
         elif kind == 2:  # dice: small cubes with pips
             for k in range(int(rng.integers(1, 4))):
                 dx, dy = cx + k * rng.uniform(8, 14), cy + rng.uniform(-6, 6)
@@ -352,7 +356,7 @@ def _draw_table_things(rng: np.random.Generator, tex: np.ndarray, keep_out: tupl
                 cv2.fillConvexPoly(tex, box, body, cv2.LINE_AA)
                 for _ in range(int(rng.integers(1, 7))):
                     px, py = dx + rng.uniform(-2, 2), dy + rng.uniform(-2, 2)
-                    cv2.circle(tex, (int(round(px)), int(round(py))), 0, (30, 30, 180) if rng.random() < 0.3 else (20, 20, 20), -1)
+                    cv2.circle(tex, (round(float(px)), round(float(py))), 0, (30, 30, 180) if rng.random() < 0.3 else (20, 20, 20), -1)
         else:  # coins: metal discs with a rim
             for k in range(int(rng.integers(1, 6))):
                 r = float(rng.uniform(7, 11))
@@ -407,7 +411,7 @@ def _paste_face(img: np.ndarray, pyramid: tuple[np.ndarray, ...], quad: np.ndarr
     side = max(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0]) * FACE_W / FACE_H)
     face = next((f for f in reversed(pyramid) if f.shape[1] >= side), pyramid[0])
     fh, fw = face.shape[:2]
-    src = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+    src = np.asarray([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     m = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
     patch = cv2.warpPerspective(face, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
     alpha = patch[..., 3:4].astype(np.float32) / 255.0
@@ -438,7 +442,8 @@ def _glossy(pyramid: dict[str, tuple[np.ndarray, ...]], codes: set[str], rng: np
     return out
 
 
-def _draw_tile(img: np.ndarray, body: TileBody, camera: Camera, faces: dict[str, tuple[np.ndarray, ...]], style: TileStyle, light: Vec) -> tuple[np.ndarray, bool]:
+def _draw_tile(img: np.ndarray, body: TileBody, camera: Camera, faces: dict[str, tuple[np.ndarray, ...]], style: TileStyle,
+               light: Vec) -> tuple[np.ndarray, bool]:
     """Draw the visible sides then the face; return every visible corner and whether the face shows."""
     front = body.face_corners()
     back = body.back_corners()
@@ -470,7 +475,7 @@ def _draw_tile(img: np.ndarray, body: TileBody, camera: Camera, faces: dict[str,
 
 def _shadows(img: np.ndarray, bodies: list[TileBody], camera: Camera, light: Vec, strength: float) -> np.ndarray:
     """Soft shadows cast on the table away from the light."""
-    mask = np.zeros(img.shape[:2], np.uint8)
+    mask: np.ndarray = np.zeros(img.shape[:2], np.uint8)
     shift = -light[:2] / max(light[2], 0.3)
     for b in bodies:
         c = b.centre()
@@ -523,7 +528,7 @@ def _photo_effects(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     elif rng.random() < 0.15:
         k = int(rng.integers(3, 9))
-        kernel = np.zeros((k, k), np.float32)
+        kernel: np.ndarray = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
         kernel = cv2.warpAffine(kernel, rot, (k, k))
@@ -641,7 +646,8 @@ def _paint_beyond_horizon(img: np.ndarray, camera: Camera, rng: np.random.Genera
 
     def ray_z(px: np.ndarray) -> np.ndarray:
         n = (np.c_[px, np.ones(len(px))] @ inv.T)[:, :2]
-        return n[:, 0] * camera.right[2] + n[:, 1] * camera.down[2] + camera.forward[2]
+        z: np.ndarray = n[:, 0] * camera.right[2] + n[:, 1] * camera.down[2] + camera.forward[2]
+        return z
 
     corners = np.array([[0, 0], [W, 0], [0, H], [W, H]], np.float64)
     if (ray_z(corners) < -0.05).all():

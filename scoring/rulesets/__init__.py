@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.engine import RuleSet, ScoreLine, ScoreResult, score_with
+from scoring.engine import RuleSet, ScoreLine, ScoreResult, score_checked, score_with
 from scoring.errors import InvalidHandError, UnknownRuleSetError
 from scoring.hand import Hand
 
@@ -109,10 +109,15 @@ def score_all(hand: Hand, options: Mapping[str, Mapping[str, Any]] | None = None
     rule set's place, and the other rule sets still score it.
     """
     hand.check()
+    return score_each(hand, options)
+
+
+def score_each(hand: Hand, options: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, ScoreResult | Refusal]:
+    """``score_all`` for a hand already checked (``Hand.check``)."""
     results: dict[str, ScoreResult | Refusal] = {}
     for name, rs in rule_sets().items():
         try:
-            results[name] = score_with(rs, hand, (options or {}).get(name))
-        except InvalidHandError as refused:
-            results[name] = Refusal(name, str(refused))
+            results[name] = score_checked(rs, hand, (options or {}).get(name))
+        except InvalidHandError as refused:  # one problem keeps its codes, for each surface to word
+            results[name] = Refusal(name, refused.problems[0] if len(refused.problems) == 1 else str(refused))
     return results

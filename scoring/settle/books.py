@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+from scoring.hand import Hand
 from scoring.settle.core import SettlingRules, no_winner, plain_settlement, the_incident
 from scoring.settle.model import SEATS, Game, IncidentKind, Payment, Settlement, SettlementError, Table
 from scoring.settle.registry import settling_book, settling_books
+from scoring.tiles import COPIES_OF_A_TILE
 
 
 def rules_for(table: Table) -> SettlingRules:
@@ -48,6 +52,23 @@ def check_table(table: Table) -> None:
     for limit, what in ((table.limit, "limit"), (table.east_limit, "East limit")):
         if limit is not None and limit <= 0:
             raise SettlementError(f"the {what} must be a positive number of points, not {limit}")
+    check_hands_agree([p.detail.hand for p in table.players if p.detail is not None])
+
+
+def check_hands_agree(hands: list[Hand]) -> None:
+    """The hands of one deal come from one set of tiles, in one round: four of a tile, one of a flower, one prevailing wind.
+
+    Checked here, where the CLI's table file and the page's deal both come to be settled, so both refuse alike.
+    """
+    winds = sorted({str(h.prevailing_wind) for h in hands})
+    if len(winds) > 1:
+        raise SettlementError(f"the hands disagree on the prevailing wind ({', '.join(winds)}): one deal has one prevailing wind")
+    counts = Counter(t for h in hands for t in h.tiles if not t.is_face_down)
+    over = [f"{n} of {t}" for t, n in sorted(counts.items()) if n > COPIES_OF_A_TILE]
+    over += [f"{n} of {t}" for t, n in sorted(Counter(t for h in hands for t in h.bonus).items()) if n > 1]
+    if over:
+        raise SettlementError(f"the hands together hold {', '.join(over)}, more than one set has (four of each tile, one of each "
+                              "flower and season): check each hand's tiles")
 
 
 def _incident_settlement(table: Table, rules: SettlingRules) -> tuple[list[Payment], list[str]]:

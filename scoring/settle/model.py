@@ -12,9 +12,10 @@ from typing import Any
 
 from scoring.engine import Citation, ScoreResult
 from scoring.errors import PungChowError
+from scoring.tiles import WINDS
 
 #: The four seats in the order of play; East is the banker who pays and receives double.
-SEATS: tuple[str, ...] = ("E", "S", "W", "N")
+SEATS: tuple[str, ...] = WINDS
 SEAT_NAMES: dict[str, str] = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
@@ -123,10 +124,9 @@ class Table:
     source: str = ""
 
     def __post_init__(self) -> None:
-        """Accept the book and game by name too (``"foster-1924"``), as the page passes them."""
-        from scoring.settle.registry import settling_book
-
-        object.__setattr__(self, "book", settling_book(self.book.value if isinstance(self.book, Book) else str(self.book)).name)
+        """Accept the book and game by name too (``"foster-1924"``), as the page passes them; ``settle`` checks that
+        a settling book of that name is known (``check_table``), so this data module needs no registry."""
+        object.__setattr__(self, "book", self.book.value if isinstance(self.book, Book) else str(self.book))
         try:
             object.__setattr__(self, "game", Game(self.game))
         except ValueError as exc:

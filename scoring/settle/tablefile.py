@@ -7,10 +7,10 @@ A player's score is given either as a number (as the book layouts print it) or a
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from scoring.engine import RuleSet
 from scoring.errors import PungChowError
 from scoring.hand import Hand, hand_schema
 from scoring.jsonfile import JsonInputError, load_json, schema_problems
@@ -18,7 +18,6 @@ from scoring.settle.core import SettlingBook
 from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
 from scoring.settle.registry import settling_book, settling_books
 from scoring.text import control_characters, one_line
-from scoring.tiles import COPIES_OF_A_TILE
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "table.v1.json"
 
@@ -69,7 +68,7 @@ def _rule_set_name(data: dict[str, Any], book: SettlingBook) -> str:
     raise SettlementError(f"hands under {book.name}: name the rule set that scores them (rules: ...; see `pungchow rules`)")
 
 
-def _scoring_options(data: dict[str, Any], rule_set: Any) -> dict[str, Any]:
+def _scoring_options(data: dict[str, Any], rule_set: RuleSet) -> dict[str, Any]:
     options = dict(data.get("options", {}))
     known = {o.name for o in rule_set.options}
     if "limit" in data and "limit" in known:
@@ -108,40 +107,23 @@ def _whole_limit(data: dict[str, Any], key: str) -> int | None:
     return int(value)
 
 
-def _limit(data: dict[str, Any], book: SettlingBook, rule_set: Any, options: dict[str, Any]) -> int | None:
+def _limit(data: dict[str, Any], book: SettlingBook, rule_set: RuleSet | None, options: dict[str, Any]) -> int | None:
     if "limit" in data:
         return _whole_limit(data, "limit")
     if rule_set is not None:
-        from scoring.service import limits
-
-        return limits(rule_set, options)[0]
+        return rule_set.limits(options)[0]
     return book.limit
 
 
-def _east_limit(data: dict[str, Any], rule_set: Any, options: dict[str, Any]) -> int | None:
+def _east_limit(data: dict[str, Any], rule_set: RuleSet | None, options: dict[str, Any]) -> int | None:
     """The table's East limit, else the rule set's, unless the table set its own limit (then double it)."""
     if "east_limit" in data:
         return _whole_limit(data, "east_limit")
     if "limit" in data and "east_limit" not in options:
         return None
     if rule_set is not None:
-        from scoring.service import limits
-
-        return limits(rule_set, options)[1]
+        return rule_set.limits(options)[1]
     return None
-
-
-def _check_hands_agree(hands: list[Hand]) -> None:
-    """The hands of one deal come from one set of tiles, in one round: four of a tile, one of a flower, one prevailing wind."""
-    winds = sorted({h.prevailing_wind for h in hands})
-    if len(winds) > 1:
-        raise SettlementError(f"the hands disagree on the prevailing wind ({', '.join(winds)}): one deal has one prevailing wind")
-    counts = Counter(t for h in hands for t in h.tiles if not t.is_face_down)
-    over = [f"{n} of {t}" for t, n in sorted(counts.items()) if n > COPIES_OF_A_TILE]
-    over += [f"{n} of {t}" for t, n in sorted(Counter(t for h in hands for t in h.bonus).items()) if n > 1]
-    if over:
-        raise SettlementError(f"the hands together hold {', '.join(over)}, more than one set has (four of each tile, one of each "
-                              "flower and season): check each hand's tiles")
 
 
 def table_from_dict(data: Any) -> Table:
@@ -149,7 +131,7 @@ def table_from_dict(data: Any) -> Table:
     validate_table_json(data)
     book = book_for(data)
     has_hands = any("hand" in p for p in data["players"])
-    rule_set = None
+    rule_set: RuleSet | None = None
     options: dict[str, Any] = {}
     rules = data.get("rules")
     if has_hands or rules:
@@ -182,7 +164,6 @@ def table_from_dict(data: Any) -> Table:
         else:
             raise SettlementError(f"{name} ({SEAT_NAMES[seat]}): give the hand or the score")
         players.append(Player(name, seat, score, winner, bool(raw.get("dead", False)), detail))
-    _check_hands_agree([p.detail.hand for p in players if p.detail is not None])
     incident = None
     if "incident" in data:
         raw = data["incident"]

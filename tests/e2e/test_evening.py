@@ -45,7 +45,9 @@ def server(tmp_path: Path) -> Iterator[str]:
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 WINNER = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
-LOSER = "1B2B3B 4D4D9D9D [RDRDRD] [5C5C5C5C]"
+#: Three losers' hands that one set of tiles holds beside the winner's or the sample photo's (a deal with more than
+#: four of a tile is refused); each scores as a pung of dragons and a kong of simples laid out.
+LOSERS = ("2B3B4B 5D5D9D9D [RDRDRD] [4D4D4D4D]", "2B3B4B 1D1D8D8D [GDGDGD] [3D3D3D3D]", "2B3B4B 1C1C2C2C [WDWDWD] [8B8B8B8B]")
 
 
 class Phone(Player):
@@ -211,7 +213,7 @@ def test_an_evening_at_one_table(server: str, browser: object, size: str) -> Non
         b.step("joined")
         # Deal 1 on phone A: the photographed hand (saved already) and three typed.
         a.use().navigate("Settle the table")
-        settle_typed_deal(a, ["", LOSER, LOSER, LOSER], 0, first_from_score_page=True)
+        settle_typed_deal(a, ["", *LOSERS], 0, first_from_score_page=True)
         save_deal_twice(a, 1)
         a.step("deal-1")
         # Deals 2 to 4 on phone B, typed; deal 4 is saved by mistake twice over and undone once.
@@ -219,11 +221,11 @@ def test_an_evening_at_one_table(server: str, browser: object, size: str) -> Non
         b.wait.until(ec.presence_of_element_located((By.XPATH, "//h1[contains(., 'Settle the table')]")))
         b.idle()
         for deal, winner in ((2, 1), (3, 2), (4, 3)):
-            settle_typed_deal(b, [WINNER if i == winner else LOSER for i in range(4)], winner)
+            settle_typed_deal(b, [WINNER if i == winner else LOSERS[(i - winner) % 4 - 1] for i in range(4)], winner)
             save_deal_twice(b, deal)
             b.step(f"deal-{deal}")
             next_deal(b)
-        settle_typed_deal(b, [WINNER if i == 0 else LOSER for i in range(4)], 0)
+        settle_typed_deal(b, [WINNER, *LOSERS], 0)
         save_deal_twice(b, 5)
         b.step("deal-5-by-mistake")
         b.navigate("History")

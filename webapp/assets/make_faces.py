@@ -23,7 +23,7 @@ def make_face(code: str) -> Image.Image:
     rgba = Image.fromarray(render_face(STYLES[FACE_STYLE], code))
     face = Image.new("RGB", rgba.size, (255, 255, 255))
     face.paste(rgba, (0, 0), rgba)
-    return face.resize((TILE_W, TILE_H), Image.LANCZOS)
+    return face.resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
 
 
 def main() -> None:

@@ -77,7 +77,7 @@ def photo_in() -> None:
             start_review(rv.Review(), photo)
             progress.progress(1.0, text="The tiles could not be read")
             status.update(label="The photo is kept; add its tiles below", state="error")
-            st.warning(player_words(str(exc)))
+            st.warning(player_words(exc))
             return
         progress.progress(1.0, text=f"Read {len(found.tiles)} tiles")
         status.update(label=f"Read {len(found.tiles)} tiles: check them below", state="complete")
@@ -124,7 +124,7 @@ def use_keys(won_by: str | None) -> None:
     try:
         typed = rv.from_notation(keys.notation(), winning=keys.winning, won_by=won_by)
     except PungChowError as exc:
-        st.session_state["w_keys_said"] = reviewer.player_words(str(exc))
+        st.session_state["w_keys_said"] = reviewer.player_words(exc)
         return
     start_review(typed)
     st.session_state[state.KEYS] = kb.Keys()
@@ -144,8 +144,8 @@ def keyboard_in() -> None:
         cols[1].button("Exposed set", key="w_keys_expose", on_click=key_tap, args=(kb.Keys.expose,),
                        help="The last three or four tiles tapped were laid out on the table")
         # One tap puts the hand up and says how it was won: the two usual ways, or ask me (any other way, or not won).
-        cols = st.columns(3)
-        for col, (label, won_by) in zip(cols, (("Won off a discard", "discard"), ("Won from the wall", "wall"), ("Ask me how", None))):
+        ways = st.columns(3)
+        for col, (label, won_by) in zip(ways, (("Won off a discard", "discard"), ("Won from the wall", "wall"), ("Ask me how", None))):
             col.button(label, key=f"w_keys_use_{won_by or 'ask'}", on_click=use_keys, args=(won_by,),
                        type="primary" if won_by else "secondary", disabled=keys.count == 0)
         if st.session_state.get("w_keys_said"):
@@ -182,7 +182,8 @@ def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
         sets = rule_sets()
         st.table(text_table([{"rule set": sets[name].title, "name": name, "version": sets[name].version,
                               "score": total_text(r) if isinstance(r, ScoreResult) else "—",
-                              "note": r.reason if isinstance(r, Refusal) else ""} for name, r in results.items()]))
+                              "note": reviewer.player_words(r.reason) if isinstance(r, Refusal) else ""}
+                             for name, r in results.items()]))
         for name, r in results.items():
             if isinstance(r, ScoreResult):
                 with st.expander(f"{sets[name].title}: {r.total}"):
@@ -232,7 +233,8 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
             title = ""
             player_choices = list(store.game(game_id).players)
         seat_index = WINDS.index(review.seat_wind)
-        player = st.selectbox("Whose hand", player_choices, index=min(seat_index, len(player_choices) - 1), key="w_save_player")
+        player = st.selectbox("Whose hand", player_choices, index=min(seat_index, len(player_choices) - 1), key="w_save_player") \
+            or player_choices[0]
         if st.button("Save hand", key="w_save_hand"):
             if store.saved_under(key) is None and game_id is None:
                 game_id = store.new_game(title, player_choices).id
@@ -259,15 +261,12 @@ with user_errors():
 
 with user_errors():
     photo_tab, typed_tab, keys_tab = st.tabs(["Photo", "Type the hand", "Tap the tiles"])
-    with photo_tab:
-        with user_errors():
-            photo_in()
-    with typed_tab:
-        with user_errors():
-            typed_in()
-    with keys_tab:
-        with user_errors():
-            keyboard_in()
+    with photo_tab, user_errors():
+        photo_in()
+    with typed_tab, user_errors():
+        typed_in()
+    with keys_tab, user_errors():
+        keyboard_in()
 
 
 

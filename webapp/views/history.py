@@ -51,7 +51,7 @@ def undo_deal(game_id: int, deal: int) -> None:
     st.session_state[state.UNDO_SAID] = f"Deal {deal} taken back." if undone else f"Deal {deal} was taken back already."
 
 
-def _line_value(line: dict) -> object:
+def _line_value(line: dict[str, object]) -> object:
     """A score line's points, or its doubles shown as the factor they multiply by."""
     doubles = line.get("doubles")
     if isinstance(doubles, int) and 0 < doubles < 64:
@@ -105,7 +105,8 @@ with user_errors():
     joined = current_game(store)
     current = joined.id if joined is not None and joined.id in ids else ids[0]
     titles = {g.id: f"{g.title} — {', '.join(g.players)} ({g.created_at[:10]})" for g in games}
-    game_id = st.selectbox("Game", ids, index=ids.index(current), key=f"w_history_game_{len(ids)}", format_func=titles.get)
+    game_id = st.selectbox("Game", ids, index=ids.index(current), key=f"w_history_game_{len(ids)}", format_func=titles.__getitem__) \
+        or current
     st.session_state[state.GAME_ID] = game_id
     show_score_sheet(store, store.game(game_id))
     last = store.next_deal(game_id) - 1

@@ -10,7 +10,7 @@ import streamlit as st
 
 from scoring.api import ScoreResult, WinMethod, get_rule_set
 from scoring.errors import PungChowError
-from scoring.tiles import WINDS
+from scoring.tiles import WINDS, Wind
 from webapp import reviewer, state
 from webapp import table as tb
 from webapp.history import HandToKeep, HistoryError
@@ -33,7 +33,6 @@ from webapp.widgets import (
     user_errors,
 )
 
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 NOBODY = -1
 
 
@@ -165,7 +164,7 @@ def seat_editor(index: int, table: tb.Table) -> None:
     wind = table.seat_wind(index)
     slot = reviewer.seat_slot(index)
     review = st.session_state.get(slot.review)
-    label = f"{seat.player or f'Player {index + 1}'} — {WIND_NAMES[wind]}" + (" (went out)" if table.winner == index else "")
+    label = f"{seat.player or f'Player {index + 1}'} — {Wind(wind).word}" + (" (went out)" if table.winner == index else "")
     with st.container(border=True, key=f"seat-{index}"):
         st.markdown(f"**{markdown_text(label)}**")
         winning, won_by = seat.winning_tile, seat.won_by
@@ -201,7 +200,7 @@ def show_settlement(table: tb.Table, rules: str) -> None:
     options = st.session_state[state.RULE_OPTIONS].get(rules)
     results = tb.score_table(table, rules, options)
     st.subheader("Scores")
-    st.table(markdown_rows(text_table([{"player": p, "wind": WIND_NAMES[table.seat_wind(i)], "went out": "yes" if table.winner == i else "",
+    st.table(markdown_rows(text_table([{"player": p, "wind": Wind(table.seat_wind(i)).word, "went out": "yes" if table.winner == i else "",
                "arrangement": str(r.arrangement), "score": total_text(r)} for i, (p, r) in enumerate(results.items())])))
     for player, result in results.items():
         with st.expander(markdown_text(f"{player}: {result.total}")):
@@ -257,7 +256,8 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
         joined = current_game(store)
         first = game_ids.index(joined.id) if joined is not None and joined.id in game_ids else (1 if games else 0)
         game_id = st.selectbox("Game", game_ids, key=f"w_deal_game_{len(games)}", index=first,
-                               format_func=lambda i: "a new game with these players" if i is None else next(g.title for g in games if g.id == i))
+                               format_func=lambda i: "a new game with these players" if i is None
+                               else next(g.title for g in games if g.id == i))
         title = st.text_input("Title of the new game", key="w_deal_title") if game_id is None else ""
         if st.button("Save deal", key="w_save_deal"):
             if game_id is None:
@@ -265,8 +265,8 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
             st.session_state[state.GAME_ID] = game_id
             linked = linked_hands(store, game_id, table, results)
             version = get_rule_set(rules).version
-            hands = [HandToKeep(player, result.hand.to_dict(), str(result.hand), rules, version, dict(result.best.options), result.to_dict(),
-                                photo_sha256=table.seats[i].photo_sha256, thumbnail=table.seats[i].thumbnail)
+            hands = [HandToKeep(player, result.hand.to_dict(), str(result.hand), rules, version, dict(result.best.options),
+                                result.to_dict(), photo_sha256=table.seats[i].photo_sha256, thumbnail=table.seats[i].thumbnail)
                      for i, (player, result) in enumerate(results.items()) if i not in linked]
             # A hand saved from *Score a hand* already is linked, not kept twice: the deal takes its number.
             store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
@@ -290,14 +290,16 @@ with user_errors():
     for i, name in enumerate(names):
         if name != table.seats[i].player:
             table = tb.with_seat(table, i, player=name)
-    cols = st.columns(3)
-    east = cols[0].selectbox("Who is East (the dealer)", range(4), index=table.east, key="w_east", format_func=lambda i: names[i] or f"Player {i + 1}")
+    seat_cols = st.columns(3)
+    east = seat_cols[0].selectbox("Who is East (the dealer)", range(4), index=table.east, key="w_east",
+                             format_func=lambda i: names[i] or f"Player {i + 1}")
     # Asked, never assumed: a wrong winner would settle the deal the wrong way round without a word.
-    winner = cols[1].selectbox("Who went out", [NOBODY, 0, 1, 2, 3], index=None, placeholder="who went out?", key="w_winner",
+    winner = seat_cols[1].selectbox("Who went out", [NOBODY, 0, 1, 2, 3], index=None, placeholder="who went out?", key="w_winner",
                                format_func=lambda i: "nobody (a drawn deal)" if i == NOBODY else names[i] or f"Player {i + 1}")
-    prevailing = cols[2].selectbox("Prevailing wind", WINDS, index=WINDS.index(table.prevailing_wind), key="w_table_round",
-                                   format_func=WIND_NAMES.get)
-    table = tb.Table(table.seats, east=east, winner=None if winner in (NOBODY, None) else winner, prevailing_wind=prevailing)
+    prevailing = seat_cols[2].selectbox("Prevailing wind", WINDS, index=WINDS.index(table.prevailing_wind), key="w_table_round",
+                                   format_func=reviewer.wind_word)
+    table = tb.Table(table.seats, east=table.east if east is None else east, winner=None if winner in (NOBODY, None) else winner,
+                     prevailing_wind=prevailing or table.prevailing_wind)
     put(table)
     for i in range(4):
         seat_editor(i, current_table())
@@ -310,4 +312,4 @@ with user_errors():
         try:
             show_settlement(current_table(), rules)
         except PungChowError as exc:
-            st.error(player_words(str(exc)))
+            st.error(player_words(exc))

@@ -1,4 +1,6 @@
-"""``pungchow recognize | classify | photo | evaluate | tileset``: the recognizer's commands."""
+"""``pungchow recognize | classify | photo | evaluate | tileset``: the recognizer's commands.
+
+They join the recogniser, the scorer and the page's drawing, so they live here, above all three."""
 
 from __future__ import annotations
 
@@ -6,14 +8,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pungchow.argtypes import check_image_out, positive_int
+from recognizer import SAMPLE_PHOTO
 from recognizer.detections import UNSURE_BELOW
 from recognizer.labels import CLASSES
-
-#: The photo ``pungchow photo`` reads when given none: a finished hand, shipped with the program.
-SAMPLE_PHOTO = Path(__file__).resolve().parent / "samples" / "finished-hand.jpg"
+from recognizer.numbering import corners, photo_order
+from scoring.argtypes import check_image_out, positive_int
+from scoring.hand import WinMethod
 
 #: How the last tile came, as a sentence says it.
 WON_BY_PHRASE = {"discard": "off a discard", "wall": "from the wall", "loose-tile": "with a loose tile", "last-tile": "with the last tile",
@@ -24,17 +26,15 @@ if TYPE_CHECKING:
     from scoring.api import Hand
 
 
-def tile_numbers(res: "Recognition") -> dict[int, int]:
+def tile_numbers(res: Recognition) -> dict[int, int]:
     """Each detection's number as the overlay and the page draw it (row by row, left to right), by detection index."""
-    from webapp.review import corners, photo_order
-
     width, height = res.own_size
     boxes = res.boxes_at(width, height)  # (x, y, w, h), as the page reads them back
     order = photo_order([corners(boxes[k]) for k in range(len(res.detections))], res.turned)
     return {index: number for number, index in enumerate(order)}
 
 
-def _print_recognition(res: "Recognition", as_json: bool, *, won_by_given: bool = True) -> None:
+def _print_recognition(res: Recognition, as_json: bool, *, won_by_given: bool = True) -> None:
     if as_json:
         data = res.to_json()
         numbers = tile_numbers(res)
@@ -68,7 +68,7 @@ def _print_recognition(res: "Recognition", as_json: bool, *, won_by_given: bool 
         print(f"  problem: {p}")
 
 
-def _offer_tileset(rgb: "object", res: "Recognition", current: str | None) -> None:
+def _offer_tileset(rgb: object, res: Recognition, current: str | None) -> None:
     """Say when a calibrated set would read the photo better (on stderr, so JSON output stays clean)."""
     from recognizer.pipeline import better_tileset
     from recognizer.tileset import read_all_tilesets
@@ -82,15 +82,18 @@ def _offer_tileset(rgb: "object", res: "Recognition", current: str | None) -> No
 
 
 def _recognize(args: argparse.Namespace) -> int:
-    from recognizer.pipeline import draw_overlay, recognize
+    from recognizer.image import load_photo_sized
+    from recognizer.pipeline import recognize
+    from webapp.drawing import draw_overlay
 
     if args.overlay:
         check_image_out(Path(args.overlay), force=args.force, keep=(Path(args.photo),))
-    res = recognize(args.photo, args.tileset)
+    rgb, own_size = load_photo_sized(args.photo)  # decoded once: read, drawn on and offered a tile set
+    res = recognize(rgb, args.tileset, photo_size=own_size)
     if args.overlay:
-        draw_overlay(args.photo, res, args.overlay)
+        draw_overlay(rgb, res, args.overlay)
     _print_recognition(res, args.json, won_by_given=False)
-    _offer_tileset(args.photo, res, args.tileset)
+    _offer_tileset(rgb, res, args.tileset)
     return 0
 
 
@@ -101,7 +104,7 @@ def _classify(args: argparse.Namespace) -> int:
     from recognizer.tileset import load_tileset
 
     ts = load_tileset(args.tileset) if args.tileset else None
-    out = []
+    out: list[dict[str, Any]] = []
     for path in args.images:
         try:
             d = classify_tile_image(load_photo(path), ts)
@@ -120,15 +123,14 @@ def _classify(args: argparse.Namespace) -> int:
 
 def _photo(args: argparse.Namespace) -> int:
     from recognizer.pipeline import recognize
-    from scoring.cli import run_score
+    from scoring.cli import options_from_args, run_score
     from scoring.errors import InvalidHandError
     from scoring.hand import parse_wind
-
-    from scoring.cli import options_from_args
     from scoring.rulesets import get_rule_set
 
     # Every score option is checked before the photo is read, so a typo is reported as itself.
-    context = {"seat_wind": parse_wind(args.seat or "E", "seat wind"), "prevailing_wind": parse_wind(args.round or "E", "prevailing wind")}
+    context: dict[str, Any] = {"seat_wind": parse_wind(args.seat or "E", "seat wind"),
+                               "prevailing_wind": parse_wind(args.round or "E", "prevailing wind")}
     options = options_from_args(args)
     if args.rules.strip().lower() != "all":
         get_rule_set(args.rules).resolve_options(options)
@@ -158,28 +160,29 @@ def _photo(args: argparse.Namespace) -> int:
     problems = hand.problems()
     if problems:
         raise InvalidHandError(["the photo gives the hand " + str(hand) + ", which cannot be scored"] + problems +
-                               ["check the tiles with `pungchow recognize PHOTO --overlay OUT.png` and score the corrected hand with `pungchow score`"])
+                               ["check the tiles with `pungchow recognize PHOTO --overlay OUT.png` and score the corrected hand "
+                                "with `pungchow score`"])
     if not args.won_by and hand.winner and hand.won_by is not None:
-        _say_assumed_win(hand, args)
+        _say_assumed_win(hand, hand.won_by, args)
     return run_score(hand, args)
 
 
-def _say_assumed_win(hand: "Hand", args: argparse.Namespace) -> None:
+def _say_assumed_win(hand: Hand, won_by: WinMethod, args: argparse.Namespace) -> None:
     """A photo cannot show how the last tile came: say which way the hand is scored, and what the other way scores."""
     from dataclasses import replace
 
     from scoring import service
-    from scoring.api import ScoreResult, WinMethod
+    from scoring.api import ScoreResult
 
-    other = WinMethod.WALL if hand.won_by is WinMethod.DISCARD else WinMethod.DISCARD
-    note = f"won by: not given, so scored as won {WON_BY_PHRASE.get(hand.won_by.value, hand.won_by.value)}"
+    other = WinMethod.WALL if won_by is WinMethod.DISCARD else WinMethod.DISCARD
+    note = f"won by: not given, so scored as won {WON_BY_PHRASE.get(won_by.value, won_by.value)}"
     if args.rules.strip().lower() != service.ALL:
         from scoring.cli import options_from_args
 
         result = service.score_one(replace(hand, won_by=other), args.rules, options_from_args(args))
         if isinstance(result, ScoreResult):
             note += f"; {WON_BY_PHRASE[other.value]} it scores {result.total}"
-    note += f": say how with --won-by {other.value} (or {hand.won_by.value})"
+    note += f": say how with --won-by {other.value} (or {won_by.value})"
     print(note, file=sys.stderr if args.json else sys.stdout)
 
 
@@ -228,7 +231,7 @@ def _tileset_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from scoring.cli import add_score_options
 
     p = sub.add_parser("recognize", help="find and name every tile of a photo and build the hand")

@@ -1,4 +1,6 @@
-"""Argument types shared by the sub-commands: a bad number is a usage error (exit 2), not a silent oddity."""
+"""Argument types and safe file writing shared by every package's sub-commands: a bad number is a usage error (exit 2),
+not a silent oddity. It lies at the bottom layer, beside the shared errors, so each package's commands use it without
+looking up to ``pungchow/``."""
 
 from __future__ import annotations
 
