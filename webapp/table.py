@@ -17,6 +17,8 @@ from scoring.settle.model import Incident, IncidentKind, Player
 from scoring.tiles import WINDS
 
 SEATS = 4
+WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+NOTATION_SHOWN = 22  # characters of a hand shown in a folded seat's line: a phone's width
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,8 @@ class Seat:
     photo_sha256: str | None = None
     thumbnail: bytes | None = field(default=None, repr=False)
     hand_id: int | None = None  # the hand saved from *Score a hand*: the deal links to it instead of keeping a copy
+    plain: bool = False  # the player gives their score, not their hand (the table file's ``"score": 24``): a losing seat only
+    score: int | None = None  # that plain score, settled as given; None until it is typed
 
 
 @dataclass(frozen=True)
@@ -87,12 +91,29 @@ def hand_of(table: Table, index: int) -> Hand:
         raise PungChowError(f"{seat.player}'s hand: {exc}") from None
 
 
+def check_plain_scores(table: Table) -> None:
+    """A plain score stands for a losing hand only: the winner's hand decides how the deal is paid, so it is scored from its tiles."""
+    for i, seat in enumerate(table.seats):
+        if not seat.plain:
+            continue
+        if table.winner == i:
+            raise PungChowError(f"{seat.player} went out: give the winning hand (typed or from a photo), "
+                                "not a plain score; a plain score is for a losing seat")
+        if seat.score is None:
+            raise PungChowError(f"{seat.player} has no score yet: type it, or give the hand instead")
+        if isinstance(seat.score, bool) or not isinstance(seat.score, int) or seat.score < 0:
+            raise PungChowError(f"{seat.player}'s score must be a whole number of points, 0 or more; not {seat.score!r}")
+
+
 def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = None) -> dict[str, ScoreResult]:
-    """Every player's score under one rule set, by player name."""
+    """The score of every hand shown, under one rule set, by player name; a seat given as a plain score has none."""
     check_players(table)
+    check_plain_scores(table)
     service.check_options(rules, options)
     results: dict[str, ScoreResult] = {}
     for i, seat in enumerate(table.seats):
+        if seat.plain:
+            continue
         try:
             results[seat.player] = service.score_one(hand_of(table, i), rules, options)
         except PungChowError as exc:
@@ -105,14 +126,45 @@ def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = No
 def settle_table(table: Table, results: Mapping[str, ScoreResult], rules: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Who pays whom, settled by the rule set's own book with its limit and East limit; returns its ``to_dict()``.
 
-    A deal nobody won is a drawn game: nothing is paid.
+    A seat given as a plain score pays and is paid on that score, as the book's layouts do. A deal
+    nobody won is a drawn game: nothing is paid.
     """
     players = tuple(
-        Player(name, table.seat_wind(i), int(results[name].total), winner=table.winner == i)
-        for i, name in enumerate(table.players)
+        Player(seat.player, table.seat_wind(i), points(seat, results), winner=table.winner == i)
+        for i, seat in enumerate(table.seats)
     )
     incident = Incident(IncidentKind.DRAWN_GAME) if table.winner is None else None
     return dict(service.settle_scores(players, rules, options, incident=incident, source="pungchow app").to_dict())
+
+
+def points(seat: Seat, results: Mapping[str, ScoreResult]) -> int:
+    """What the seat scored: its plain score as given, else its hand's total."""
+    return seat.score if seat.plain and seat.score is not None else int(results[seat.player].total)
+
+
+def plain_seats(table: Table) -> list[str]:
+    """The players whose score was typed, not scored from their hand."""
+    return [s.player for s in table.seats if s.plain]
+
+
+def seat_summary(table: Table, index: int) -> str:
+    """The seat's line when its editor is folded: who, which wind, the hand or score, and whether it is ready to settle."""
+    seat = table.seats[index]
+    won = table.winner == index
+    who = f"{seat.player or f'Player {index + 1}'} — {WIND_NAMES[table.seat_wind(index)]}" + (" · went out" if won else "")
+    if seat.plain:
+        shown = "score not typed yet" if seat.score is None else f"plain score {seat.score}"
+        ready = seat.score is not None and not won
+    elif seat.notation.strip():
+        shown = seat.notation.strip() if len(seat.notation.strip()) <= NOTATION_SHOWN else seat.notation.strip()[:NOTATION_SHOWN] + "…"
+        try:
+            hand_of(table, index)
+            ready = True
+        except PungChowError:
+            ready = False
+    else:
+        shown, ready = "no hand yet", False
+    return f"{who}: {shown} · {'done' if ready else 'not done'}"
 
 
 def payment_rows(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:
