@@ -6,18 +6,36 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.api import ScoreResult
-from scoring.engine import Score
+from scoring.engine import Score, ScoreLine, doubled
 from scoring.service import total_text
 
 __all__ = ["alternative_rows", "breakdown_rows", "total_text"]
 
 
 def breakdown_rows(score: Score | ScoreResult) -> list[dict[str, str]]:
-    """One row per score line: value, what was found and where the book says so (the rule's id is for the JSON, not the player)."""
-    return [
-        {"value": line.value, "for": line.description, "citation": str(line.citation)}
-        for line in score.lines
-    ]
+    """One row per score line: value, what was found and where the book says so (the rule's id is for the JSON, not the player).
+
+    Read down as the book adds up: the points, their subtotal, the doubles and the total they make (the
+    command line's ``= 26 points`` and ``= 52 after 1 double``), so a player can check each step.
+    """
+    lines = sorted(score.lines, key=lambda line: line.order)
+    points = [line for line in lines if line.order == 0]
+    doubling = [line for line in lines if line.order == 1]
+    rows = [_row(line) for line in points]
+    if doubling:
+        rows.append(_subtotal(sum(line.points for line in points), "points"))
+        rows += [_row(line) for line in doubling]
+        count = sum(line.doubles for line in doubling)
+        rows.append(_subtotal(doubled(points + doubling), f"after {count} double{'s' if abs(count) != 1 else ''}"))
+    return rows + [_row(line) for line in lines if line.order > 1]
+
+
+def _row(line: ScoreLine) -> dict[str, str]:
+    return {"value": line.value, "for": line.description, "citation": str(line.citation)}
+
+
+def _subtotal(running: int, after: str) -> dict[str, str]:
+    return {"value": f"= {running}", "for": after, "citation": ""}
 
 
 def alternative_rows(result: ScoreResult) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ import streamlit as st
 from scoring.hand import Hand
 from webapp import state
 from webapp.history import HandRecord, HistoryError
+from webapp.photos import kept_picture
 from webapp.review import Correction, correction_text, from_hand
 from webapp.table import net_rows, payment_lines, payment_rows
 from webapp.text import markdown_rows, markdown_text, options_text
@@ -61,9 +62,12 @@ def _line_value(line: dict) -> object:
 
 def show_record(record: HandRecord) -> None:
     cols = st.columns([1, 2])
-    if record.thumbnail:
-        sha = record.photo_sha256[:12] if record.photo_sha256 else ""
+    sha = record.photo_sha256[:12] if record.photo_sha256 else ""
+    if record.thumbnail and kept_picture(record.thumbnail):
         cols[0].image(record.thumbnail, caption=f"photo {markdown_text(record.photo_name or '')} sha256 {sha}…")
+    elif record.thumbnail or record.photo_sha256:
+        cols[0].caption(f"photo {markdown_text(record.photo_name or '')} sha256 {sha}…: "
+                        + ("its copy in the history file is damaged" if record.thumbnail else "no copy kept"))
     else:
         cols[0].caption("typed hand: no photo")
     with cols[1]:
