@@ -174,6 +174,15 @@ def payment_rows(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{"pays": payer, **{f"to {payee}": row[j] for j, payee in enumerate(names)}} for payer, row in zip(names, grid.get("pays", []))]
 
 
+def transfers(settlement: Mapping[str, Any]) -> list[tuple[str, str, int]]:
+    """(payer, payee, amount) for each pair of players, what one pays the other after what the other pays back."""
+    grid = settlement.get("table") or {}
+    names = list(grid.get("players", []))
+    pays = grid.get("pays", [])
+    return [(names[i], names[j], pays[i][j] - pays[j][i]) for i in range(len(names)) for j in range(len(names))
+            if pays[i][j] - pays[j][i] > 0]
+
+
 def payment_lines(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every payment with why it is due and where the book says so."""
     return [{"from": p["from"], "to": p["to"], "amount": p["amount"], "why": p["why"], "citation": p["citation"]}

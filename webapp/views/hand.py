@@ -19,9 +19,10 @@ from webapp import reviewer, state
 from webapp.history import HistoryError
 from webapp.photos import MAX_UPLOAD_MB, THUMBNAIL_SIDE, kept_picture, photo_key, read_photo, thumbnail_jpeg
 from webapp.recognition import known_tilesets, tileset_offer
-from webapp.scores import total_text
+from webapp.scores import breakdown_rows, total_text
 from webapp.text import markdown_text
 from webapp.widgets import (
+    across_the_table_view,
     bring_into_view,
     current_game,
     game_caption,
@@ -193,6 +194,8 @@ def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
     assert isinstance(result, ScoreResult)
     for place in places:
         place.metric(f"Score under {get_rule_set(rules).title}", total_text(result))
+    across_the_table_view(f"Score under {get_rule_set(rules).title}", total_text(result),
+                          [(row["value"], row["for"]) for row in breakdown_rows(result)])
     show_breakdown(result)
     save_hand(review, hand, rules, result)
 

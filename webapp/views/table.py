@@ -19,6 +19,7 @@ from webapp.review import Review, to_hand
 from webapp.scores import total_text
 from webapp.text import markdown_rows, markdown_text
 from webapp.widgets import (
+    across_the_table_view,
     bring_into_view,
     current_game,
     game_caption,
@@ -268,6 +269,10 @@ def show_settlement(table: tb.Table, rules: str) -> None:
     st.table(markdown_rows(text_table(tb.payment_rows(settlement))))
     st.markdown("**Net for the deal**")
     st.table(markdown_rows(text_table(tb.net_rows(settlement))))
+    winner = "nobody: a drawn deal" if table.winner is None else f"{table.players[table.winner]} went out"
+    across_the_table_view(f"Deal settled: {winner}", "Who pays whom",
+                          [(str(amount), f"{payer} pays {payee}") for payer, payee, amount in tb.transfers(settlement)],
+                          key="w_across_deal")
     with st.expander("Every payment, why, and where the book says so"):
         st.table(markdown_rows(text_table(tb.payment_lines(settlement))))
         for note in settlement.get("notes", []):
