@@ -184,7 +184,8 @@ def save_deal_twice(p: Phone, deal: int) -> None:
 
 def next_deal(p: Phone) -> None:
     p.tap(p.find("[class*='st-key-w_next_deal'] button"))
-    p.wait.until(lambda d: p.find("[class*='st-key-w_seat_hand_1'] input").get_attribute("value") == "")
+    p.wait.until(lambda d: p.find("[class*='st-key-w_seat_hand_0'] input").get_attribute("value") == "")
+    p.wait.until(lambda d: all("no hand yet" in p.find(f"[class*='st-key-w_seat_open_{i}'] summary").text for i in range(4)))
 
 
 def export_json(p: Phone) -> dict[str, object]:
