@@ -16,6 +16,7 @@ from scoring.settle.books import settle
 from scoring.settle.tablefile import table_from_dict
 from tests.test_webapp_app import APP, HAND, errors, needs_harr, type_hand
 from webapp.history import History
+from webapp.review import from_hand
 
 LOSER = "1B2B3B 4D4D9D9D [RDRDRD] [WDWDWDWD]"  # no tile the winner holds too: one set of tiles
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -57,6 +58,11 @@ def seats(at: AppTest) -> list[Any]:
     return [next(e for e in at.expander if e.proto.id.endswith(f"w_seat_open_{i}")) for i in range(4)]
 
 
+def opened(at: AppTest) -> list[bool]:
+    """Which seats are unfolded."""
+    return [bool(e.proto.expanded) for e in seats(at)]
+
+
 def seat_lines(at: AppTest) -> list[str]:
     """The four seats' folded lines, as the page shows them (markdown escapes taken out)."""
     return [e.label.replace("\\", "") for e in seats(at)]
@@ -95,7 +101,8 @@ def test_a_losing_seat_given_as_a_plain_score_is_settled_on_it(at: AppTest) -> N
     scores = at.table[0].value
     assert scores["score"].tolist()[2:] == ["24", "0"]
     assert all("plain score" in a for a in scores["arrangement"].tolist()[2:])
-    assert any("Plain scores" in c.value and "Cy, Di" in c.value.replace("\\", "") for c in at.caption), "the page says which seats are plain scores"
+    captions = [c.value.replace("\\", "") for c in at.caption]
+    assert any("Plain scores" in c and "Cy, Di" in c for c in captions), "the page says which seats are plain scores"
     assert "plain score 24" in seat_lines(at)[2]
 
 
@@ -140,16 +147,31 @@ def test_a_deal_of_a_saved_winner_and_three_plain_scores_is_saved_once(at: AppTe
 
 @needs_harr
 def test_the_seats_fold_to_one_line_each_and_open_one_at_a_time(at: AppTest) -> None:
-    assert [e.proto.expanded for e in seats(at)] == [True, False, False, False], "the first seat is open to fill in"
+    assert opened(at) == [True, False, False, False], "the first seat is open to fill in"
     ann_wins_off_a_discard(at)
+    assert opened(at) == [False, True, False, False], "Ann's hand is ready: her seat folds and Bo's opens"
     at.text_input(key="w_seat_hand_1").set_value(LOSER).run()
     plain_score(at, 2, 24)
+    assert opened(at) == [False, False, False, True]
     assert seat_lines(at) == ["Ann — East · went out: 7C8C9C6C7C8CSWSW [2D2D… · done",
                               "Bo — South: 1B2B3B 4D4D9D9D [RDRDR… · done",
                               "Cy — West: plain score 24 · done",
                               "Di — North: no hand yet · not done"]
-    tap_seat_line(at, 3)
+    tap_seat_line(at, 0)
     assert errors(at) == []
-    assert [e.proto.expanded for e in seats(at)] == [False, False, False, True], "opening Di's seat folds Ann's"
+    assert opened(at) == [True, False, False, False], "opening Ann's seat folds Di's"
+    tap_seat_line(at, 0)
+    assert opened(at) == [False] * 4, "a tap on the open seat folds it"
     tap_seat_line(at, 3)
-    assert [e.proto.expanded for e in seats(at)] == [False] * 4, "a tap on the open seat folds it"
+    at.text_input(key="w_seat_hand_3").set_value(LOSER).run()
+    assert opened(at) == [False] * 4, "the last seat filled in: every seat folds, and Settle is next"
+
+
+@needs_harr
+def test_a_seat_read_from_a_photo_stays_open_for_its_tiles_to_be_checked(at: AppTest) -> None:
+    at.selectbox(key="w_winner").set_value(0).run()
+    at.session_state["seat_review_0"] = from_hand(Hand.parse(HAND, winning_tile="2D", won_by="discard"))
+    at.run()
+    at.selectbox(key="w_seat_won_by_0").set_value("discard").run()
+    assert errors(at) == [] and "· done" in seat_lines(at)[0]
+    assert opened(at) == [True, False, False, False]

@@ -147,24 +147,33 @@ def plain_seats(table: Table) -> list[str]:
     return [s.player for s in table.seats if s.plain]
 
 
+def seat_ready(table: Table, index: int) -> bool:
+    """The seat is filled in enough to settle: a losing seat's plain score, or a hand that reads (with how the winner went out)."""
+    seat = table.seats[index]
+    if seat.plain:
+        return seat.score is not None and table.winner != index
+    if not seat.notation.strip():
+        return False
+    try:
+        hand_of(table, index)
+    except PungChowError:
+        return False
+    return True
+
+
 def seat_summary(table: Table, index: int) -> str:
     """The seat's line when its editor is folded: who, which wind, the hand or score, and whether it is ready to settle."""
     seat = table.seats[index]
-    won = table.winner == index
-    who = f"{seat.player or f'Player {index + 1}'} — {WIND_NAMES[table.seat_wind(index)]}" + (" · went out" if won else "")
+    who = f"{seat.player or f'Player {index + 1}'} — {WIND_NAMES[table.seat_wind(index)]}"
+    who += " · went out" if table.winner == index else ""
+    notation = seat.notation.strip()
     if seat.plain:
         shown = "score not typed yet" if seat.score is None else f"plain score {seat.score}"
-        ready = seat.score is not None and not won
-    elif seat.notation.strip():
-        shown = seat.notation.strip() if len(seat.notation.strip()) <= NOTATION_SHOWN else seat.notation.strip()[:NOTATION_SHOWN] + "…"
-        try:
-            hand_of(table, index)
-            ready = True
-        except PungChowError:
-            ready = False
+    elif notation:
+        shown = notation if len(notation) <= NOTATION_SHOWN else notation[:NOTATION_SHOWN] + "…"
     else:
-        shown, ready = "no hand yet", False
-    return f"{who}: {shown} · {'done' if ready else 'not done'}"
+        shown = "no hand yet"
+    return f"{who}: {shown} · {'done' if seat_ready(table, index) else 'not done'}"
 
 
 def payment_rows(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:

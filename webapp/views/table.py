@@ -190,7 +190,19 @@ def sync_seat(index: int) -> tb.Table:
     if any(getattr(seat, name) != value for name, value in changes.items()):
         hand_id = seat.hand_id if notation == seat.notation else None
         put(tb.with_seat(table, index, hand_id=hand_id, **changes))
+        if review is None and st.session_state.get(state.SEAT_OPEN) == index and not tb.seat_ready(table, index):
+            next_seat(index)
     return current_table()
+
+
+def next_seat(index: int) -> None:
+    """A typed seat just became ready: fold it and open the next seat still to fill in (all fold when none is left below it).
+
+    A seat read from a photo stays open: its tiles are for the player to check first.
+    """
+    table = current_table()
+    if tb.seat_ready(table, index):
+        st.session_state[state.SEAT_OPEN] = next((j for j in range(index + 1, tb.SEATS) if not tb.seat_ready(table, j)), None)
 
 
 def seat_editor(index: int) -> None:
