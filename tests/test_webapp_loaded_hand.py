@@ -89,3 +89,17 @@ def test_the_score_adds_up_line_by_line_as_the_command_line_prints_it(db: Path) 
     assert errors(at) == []
     shown = at.table[0].value
     assert shown["value"].tolist() == ["+20", "+2", "+4", "= 26", "x2", "= 52"], "the page's breakdown has the subtotals"
+
+
+@needs_harr
+def test_a_kept_hand_on_the_history_adds_up_as_the_command_line_prints_it(db: Path) -> None:
+    """The History page reads the lines the history kept (not a fresh score), and shows the same subtotals."""
+    hand_id = keep_hand(History(db))
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    at.switch_page("views/history.py").run()
+    at.selectbox(key="w_history_hand").set_value(hand_id).run()
+    assert errors(at) == []
+    shown = at.table[0].value
+    assert [v.replace("\\", "") for v in shown["value"].tolist()] == ["+20", "+2", "+4", "= 26", "x2", "= 52"]
+    assert "Harr" in shown["citation"].tolist()[0]

@@ -11,6 +11,7 @@ from webapp import state
 from webapp.history import HandRecord, HistoryError
 from webapp.photos import kept_picture
 from webapp.review import Correction, correction_text, from_hand
+from webapp.scores import kept_line, line_rows
 from webapp.table import net_rows, payment_lines, payment_rows
 from webapp.text import markdown_rows, markdown_text, options_text
 from webapp.widgets import current_game, history, show_score_sheet, text_table, user_errors
@@ -52,14 +53,6 @@ def undo_deal(game_id: int, deal: int) -> None:
     st.session_state[state.UNDO_SAID] = f"Deal {deal} taken back." if undone else f"Deal {deal} was taken back already."
 
 
-def _line_value(line: dict) -> object:
-    """A score line's points, or its doubles shown as the factor they multiply by."""
-    doubles = line.get("doubles")
-    if isinstance(doubles, int) and 0 < doubles < 64:
-        return f"x{2 ** doubles}"
-    return line.get("points")
-
-
 def show_record(record: HandRecord) -> None:
     cols = st.columns([1, 2])
     sha = record.photo_sha256[:12] if record.photo_sha256 else ""
@@ -78,9 +71,8 @@ def show_record(record: HandRecord) -> None:
                     f"options: {markdown_text(options_text(record.options))}")
         if record.score:
             st.markdown(f"Arrangement {markdown_text(record.score.get('arrangement'))}: **{markdown_text(record.score.get('total'))}**")
-            lines = [line for line in record.score.get("lines") or [] if isinstance(line, dict)]
-            st.table(markdown_rows(text_table([{"value": _line_value(line), "for": line.get("description"),
-                                                "citation": line.get("citation")} for line in lines])))
+            lines = [kept_line(line) for line in record.score.get("lines") or [] if isinstance(line, dict)]
+            st.table(markdown_rows(text_table(line_rows(lines))))
         st.markdown(f"Corrections after reading: {len(record.corrections)}")
         if record.corrections:
             st.markdown("\n".join(f"{n}. {markdown_text(correction_text(c))}" for n, c in enumerate(record.corrections, 1)))
