@@ -156,7 +156,7 @@ def test_the_seats_fold_to_one_line_each_and_open_one_at_a_time(at: AppTest) -> 
     assert seat_lines(at) == ["Ann — East · went out: 7C8C9C6C7C8CSWSW [2D2D… · done",
                               "Bo — South: 1B2B3B 4D4D9D9D [RDRDR… · done",
                               "Cy — West: plain score 24 · done",
-                              "Di — North: no hand yet · not done"]
+                              "Di — North: no hand yet · needs the hand"]
     tap_seat_line(at, 0)
     assert errors(at) == []
     assert opened(at) == [True, False, False, False], "opening Ann's seat folds Di's"

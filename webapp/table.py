@@ -149,20 +149,27 @@ def plain_seats(table: Table) -> list[str]:
 
 def seat_ready(table: Table, index: int) -> bool:
     """The seat is filled in enough to settle: a losing seat's plain score, or a hand that reads (with how the winner went out)."""
+    return seat_wants(table, index) is None
+
+
+def seat_wants(table: Table, index: int) -> str | None:
+    """What the seat still wants before it can be settled, in a few words for its folded line; None when it is ready."""
     seat = table.seats[index]
     if seat.plain:
-        return seat.score is not None and table.winner != index
+        return "the winning hand, not a score" if table.winner == index else "the score" if seat.score is None else None
     if not seat.notation.strip():
-        return False
+        return "the hand"
+    if table.winner == index and not seat.won_by:
+        return "how they went out"
     try:
         hand_of(table, index)
     except PungChowError:
-        return False
-    return True
+        return "a hand that reads (Settle says why)"
+    return None
 
 
 def seat_summary(table: Table, index: int) -> str:
-    """The seat's line when its editor is folded: who, which wind, the hand or score, and whether it is ready to settle."""
+    """The seat's line when its editor is folded: who, which wind, the hand or score, and what it still wants (or done)."""
     seat = table.seats[index]
     who = f"{seat.player or f'Player {index + 1}'} — {WIND_NAMES[table.seat_wind(index)]}"
     who += " · went out" if table.winner == index else ""
@@ -173,7 +180,8 @@ def seat_summary(table: Table, index: int) -> str:
         shown = notation if len(notation) <= NOTATION_SHOWN else notation[:NOTATION_SHOWN] + "…"
     else:
         shown = "no hand yet"
-    return f"{who}: {shown} · {'done' if seat_ready(table, index) else 'not done'}"
+    wants = seat_wants(table, index)
+    return f"{who}: {shown} · {'done' if wants is None else f'needs {wants}'}"
 
 
 def payment_rows(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:
