@@ -293,7 +293,7 @@ def settle_a_photographed_deal(p: Player, photos: dict[str, Path]) -> None:
     p.step("photo-read-and-hands-typed")
     p.heights.append(("photo read and hands typed", page_height(p)))
     if p.size == "phone":
-        assert page_height(p) < 6000, f"four filled seats make a {page_height(p)} px page: the seats fold, one open at a time"
+        assert page_height(p) < 3000, f"four filled seats make a {page_height(p)} px page: the seats fold, one open at a time"
     unfold_seat(p, 0)
     won_by = p.find("[class*='st-key-w_seat_won_by_0'] button[aria-label='Open']")
     p.tap(won_by)
