@@ -106,3 +106,15 @@ def test_the_page_shows_words_not_identifiers() -> None:
     assert all(set(row) == {"value", "for", "citation"} for row in breakdown_rows(harr))
     assert options_text({"limit": None}) == "limit none"
     assert [won_by_words(m) for m in ("loose-tile", "robbed-kong", "original-hand")] == ["loose tile", "robbing a kong", "original hand"]
+
+
+def test_a_folded_seat_says_what_it_still_needs() -> None:
+    """Each seat of *Settle the table* folds to one line: who, which wind, the hand or plain score, and what is missing."""
+    table = full_table()
+    assert tb.seat_summary(table, 0) == "Ann — East · went out: 7C8C9C6C7C8CSWSW [2D2D… · done"
+    assert tb.seat_summary(tb.with_seat(table, 0, won_by=""), 0).endswith("· needs how they went out")
+    assert tb.seat_summary(tb.with_seat(table, 1, notation="1B2B3Q"), 1) == "Bo — South: 1B2B3Q · needs a hand that reads (Settle says why)"
+    assert tb.seat_summary(tb.with_seat(table, 2, notation=""), 2) == "Cy — West: no hand yet · needs the hand"
+    assert tb.seat_summary(tb.with_seat(table, 3, plain=True), 3) == "Di — North: score not typed yet · needs the score"
+    assert tb.seat_summary(tb.with_seat(table, 3, plain=True, score=24), 3) == "Di — North: plain score 24 · done"
+    assert tb.seat_summary(tb.with_seat(table, 0, plain=True, score=24), 0).endswith("· needs the winning hand, not a score")

@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS settlements (
     rule_set TEXT NOT NULL,
     rule_version TEXT NOT NULL,
     settlement TEXT NOT NULL,       -- JSON: Settlement.to_dict()
+    save_key TEXT,                  -- the page's mark for one deal: a deal whose every hand was kept already is saved once too
     PRIMARY KEY (game_id, deal)
 );
 CREATE INDEX IF NOT EXISTS hands_by_game ON hands(game_id, deal);
@@ -187,6 +188,8 @@ class History:
                         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                     if "save_key" not in {r[1] for r in db.execute("PRAGMA table_info(hands)")}:
                         db.execute("ALTER TABLE hands ADD COLUMN save_key TEXT")  # a file from before saving was idempotent
+                    if "save_key" not in {r[1] for r in db.execute("PRAGMA table_info(settlements)")}:
+                        db.execute("ALTER TABLE settlements ADD COLUMN save_key TEXT")
         except (OSError, sqlite3.Error) as exc:
             raise HistoryError(Problem(f"cannot open the history file {self.path}: {exc}; ", Ask.OTHER_HISTORY)) from None
 
@@ -341,6 +344,12 @@ class History:
             row = db.execute("SELECT * FROM hands WHERE save_key = ? ORDER BY id LIMIT 1", (save_key,)).fetchone()
         return None if row is None else self._decoded(_hand_record, [row])[0]
 
+    def deal_saved_under(self, save_key: str) -> tuple[int, int] | None:
+        """(game, deal) of the deal kept under this mark, if it was saved already: by a hand of it, or by its settlement
+        (a deal whose winner was saved from *Score a hand* and whose losers gave plain scores keeps no hand of its own)."""
+        with self._reading() as db:
+            return _deal_under(db, save_key)
+
     def save_deal(
         self, game_id: int, hands: Sequence[HandToKeep], *, settlement: Mapping[str, Any] | None = None,
         rule_set: str = "", rule_version: str = "", east: str | None = None, deal: int | None = None,
@@ -359,9 +368,9 @@ class History:
             try:
                 with self._connect(immediate=True) as db:
                     if save_key is not None:
-                        kept = db.execute("SELECT deal FROM hands WHERE game_id = ? AND save_key = ?", (game_id, save_key)).fetchone()
+                        kept = _deal_under(db, save_key)
                         if kept is not None:
-                            return int(kept[0])
+                            return kept[1]
                     if deal is not None:
                         _check_open_deal(db, game_id, deal)
                     number = deal if deal is not None else _next_deal(db, game_id)
@@ -369,7 +378,7 @@ class History:
                         hand_id = _insert_hand(db, game_id, number, keep)
                         db.execute("UPDATE hands SET save_key = ? WHERE id = ?", (save_key, hand_id))
                     if settlement is not None:
-                        _insert_settlement(db, game_id, number, settlement, rule_set, rule_version, east)
+                        _insert_settlement(db, game_id, number, settlement, rule_set, rule_version, east, save_key)
                     return number
             except HistoryError as exc:
                 if "UNIQUE" not in str(exc):
@@ -541,12 +550,24 @@ def _insert_hand(db: sqlite3.Connection, game_id: int, deal: int, keep: HandToKe
 
 
 def _insert_settlement(db: sqlite3.Connection, game_id: int, deal: int, settlement: Mapping[str, Any], rule_set: str,
-                       rule_version: str, east: str | None) -> None:
+                       rule_version: str, east: str | None, save_key: str | None = None) -> None:
     text = json.dumps(dict(settlement), default=str)
     db.execute(
-        "INSERT INTO settlements (game_id, deal, created_at, east, rule_set, rule_version, settlement) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game_id, deal, _now(), east, rule_set, rule_version, text),
+        "INSERT INTO settlements (game_id, deal, created_at, east, rule_set, rule_version, settlement, save_key) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, deal, _now(), east, rule_set, rule_version, text, save_key),
     )
+
+
+def _deal_under(db: sqlite3.Connection, save_key: str) -> tuple[int, int] | None:
+    """(game, deal) kept under a deal's save mark: on its hands, else on its settlement."""
+    row = db.execute("SELECT game_id, deal FROM hands WHERE save_key = ? ORDER BY id LIMIT 1", (save_key,)).fetchone()
+    if row is None:
+        try:
+            row = db.execute("SELECT game_id, deal FROM settlements WHERE save_key = ? LIMIT 1", (save_key,)).fetchone()
+        except sqlite3.OperationalError:  # an old file opened read-only: its settlements carry no mark, so none was saved here
+            return None
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 def _column(row: sqlite3.Row, name: str) -> Any:

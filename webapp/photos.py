@@ -102,3 +102,9 @@ def thumbnail_jpeg(image: np.ndarray, side: int = THUMBNAIL_SIDE) -> bytes:
     if not ok:
         raise PhotoError("could not shrink the photo for the history")
     return buf.tobytes()
+
+
+def kept_picture(data: bytes) -> bool:
+    """The history's copy of a photo still decodes as a picture (a damaged file's bytes are never drawn as a broken image)."""
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    return decoded is not None and decoded.size > 0

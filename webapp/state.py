@@ -14,6 +14,7 @@ these names and nowhere else:
 ``table``            the four :class:`webapp.table.Seat` of the *Settle the table* page
 ``settlement``       the last settlement worked out there (its ``to_dict()``), or None
 ``settle_asked``     the player pressed *Settle*; the settlement follows every later edit
+``seat_open``        the seat unfolded on *Settle the table* (one at a time; None: all folded to their summary lines)
 ``history_path``     the SQLite file (``--db``; default :func:`webapp.history.default_db_path`)
 ``game_id``          the game being recorded, or None before one is started
 ``loaded_hand``      id of the hand reloaded from the history onto *Score a hand* (None: a new hand)
@@ -50,6 +51,7 @@ RULE_OPTIONS = "rule_options"
 TABLE = "table"
 SETTLEMENT = "settlement"
 SETTLE_ASKED = "settle_asked"
+SEAT_OPEN = "seat_open"
 HISTORY_PATH = "history_path"
 GAME_ID = "game_id"
 LOADED_HAND = "loaded_hand"
@@ -75,6 +77,7 @@ DEFAULTS: dict[str, Any] = {
     TABLE: None,
     SETTLEMENT: None,
     SETTLE_ASKED: False,
+    SEAT_OPEN: 0,
     HISTORY_PATH: None,
     GAME_ID: None,
     LOADED_HAND: None,

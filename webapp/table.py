@@ -14,9 +14,10 @@ from scoring import service
 from scoring.api import Hand, ScoreResult
 from scoring.errors import PungChowError, about
 from scoring.settle.model import Incident, IncidentKind, Player
-from scoring.tiles import WINDS
+from scoring.tiles import WINDS, Wind
 
 SEATS = 4
+NOTATION_SHOWN = 22  # characters of a hand shown in a folded seat's line: a phone's width
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class Seat:
     photo_sha256: str | None = None
     thumbnail: bytes | None = field(default=None, repr=False)
     hand_id: int | None = None  # the hand saved from *Score a hand*: the deal links to it instead of keeping a copy
+    plain: bool = False  # the player gives their score, not their hand (the table file's ``"score": 24``): a losing seat only
+    score: int | None = None  # that plain score, settled as given; None until it is typed
 
 
 @dataclass(frozen=True)
@@ -87,12 +90,29 @@ def hand_of(table: Table, index: int) -> Hand:
         raise about(f"{seat.player}'s hand: ", exc) from None
 
 
+def check_plain_scores(table: Table) -> None:
+    """A plain score stands for a losing hand only: the winner's hand decides how the deal is paid, so it is scored from its tiles."""
+    for i, seat in enumerate(table.seats):
+        if not seat.plain:
+            continue
+        if table.winner == i:
+            raise PungChowError(f"{seat.player} went out: give the winning hand (typed or from a photo), "
+                                "not a plain score; a plain score is for a losing seat")
+        if seat.score is None:
+            raise PungChowError(f"{seat.player} has no score yet: type it, or give the hand instead")
+        if isinstance(seat.score, bool) or not isinstance(seat.score, int) or seat.score < 0:
+            raise PungChowError(f"{seat.player}'s score must be a whole number of points, 0 or more; not {seat.score!r}")
+
+
 def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = None) -> dict[str, ScoreResult]:
-    """Every player's score under one rule set, by player name."""
+    """The score of every hand shown, under one rule set, by player name; a seat given as a plain score has none."""
     check_players(table)
+    check_plain_scores(table)
     service.check_options(rules, options)
     results: dict[str, ScoreResult] = {}
     for i, seat in enumerate(table.seats):
+        if seat.plain:
+            continue
         try:
             results[seat.player] = service.score_one(hand_of(table, i), rules, options)
         except PungChowError as exc:
@@ -105,15 +125,64 @@ def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = No
 def settle_table(table: Table, results: Mapping[str, ScoreResult], rules: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Who pays whom, settled by the rule set's own book with its limit and East limit; returns its ``to_dict()``.
 
-    A deal nobody won is a drawn game: nothing is paid. Each player keeps his scored hand, so the settlement
-    checks the hands together as a table file's are (one set of tiles, one prevailing wind).
+    A seat given as a plain score pays and is paid on that score, as the book's layouts do. Every other player keeps
+    his scored hand, so the settlement checks the hands shown together as a table file's are (one set of tiles, one
+    prevailing wind); a plain score has no hand to check. A deal nobody won is a drawn game: nothing is paid.
     """
     players = tuple(
-        Player(name, table.seat_wind(i), int(results[name].total), winner=table.winner == i, detail=results[name])
-        for i, name in enumerate(table.players)
+        Player(seat.player, table.seat_wind(i), points(seat, results), winner=table.winner == i,
+               detail=None if seat.plain else results[seat.player])
+        for i, seat in enumerate(table.seats)
     )
     incident = Incident(IncidentKind.DRAWN_GAME) if table.winner is None else None
     return dict(service.settle_scores(players, rules, options, incident=incident, source="pungchow app").to_dict())
+
+
+def points(seat: Seat, results: Mapping[str, ScoreResult]) -> int:
+    """What the seat scored: its plain score as given, else its hand's total."""
+    return seat.score if seat.plain and seat.score is not None else int(results[seat.player].total)
+
+
+def plain_seats(table: Table) -> list[str]:
+    """The players whose score was typed, not scored from their hand."""
+    return [s.player for s in table.seats if s.plain]
+
+
+def seat_ready(table: Table, index: int) -> bool:
+    """The seat is filled in enough to settle: a losing seat's plain score, or a hand that reads (with how the winner went out)."""
+    return seat_wants(table, index) is None
+
+
+def seat_wants(table: Table, index: int) -> str | None:
+    """What the seat still wants before it can be settled, in a few words for its folded line; None when it is ready."""
+    seat = table.seats[index]
+    if seat.plain:
+        return "the winning hand, not a score" if table.winner == index else "the score" if seat.score is None else None
+    if not seat.notation.strip():
+        return "the hand"
+    if table.winner == index and not seat.won_by:
+        return "how they went out"
+    try:
+        hand_of(table, index)
+    except PungChowError:
+        return "a hand that reads (Settle says why)"
+    return None
+
+
+def seat_summary(table: Table, index: int) -> str:
+    """The seat's line when its editor is folded: who, which wind, the hand or score, and what it still wants (or done)."""
+    seat = table.seats[index]
+    who = f"{seat.player or f'Player {index + 1}'} — {Wind(table.seat_wind(index)).word}"
+    who += " · went out" if table.winner == index else ""
+    notation = seat.notation.strip()
+    if seat.plain:
+        shown = "score not typed yet" if seat.score is None else f"plain score {seat.score}"
+    elif notation:
+        shown = notation if len(notation) <= NOTATION_SHOWN else notation[:NOTATION_SHOWN] + "…"
+    else:
+        shown = "no hand yet"
+    wants = seat_wants(table, index)
+    return f"{who}: {shown} · {'done' if wants is None else f'needs {wants}'}"
 
 
 def payment_rows(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -121,6 +190,15 @@ def payment_rows(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:
     grid = settlement.get("table") or {}
     names = list(grid.get("players", []))
     return [{"pays": payer, **{f"to {payee}": row[j] for j, payee in enumerate(names)}} for payer, row in zip(names, grid.get("pays", []))]
+
+
+def transfers(settlement: Mapping[str, Any]) -> list[tuple[str, str, int]]:
+    """(payer, payee, amount) for each pair of players, what one pays the other after what the other pays back."""
+    grid = settlement.get("table") or {}
+    names = list(grid.get("players", []))
+    pays = grid.get("pays", [])
+    return [(names[i], names[j], pays[i][j] - pays[j][i]) for i in range(len(names)) for j in range(len(names))
+            if pays[i][j] - pays[j][i] > 0]
 
 
 def payment_lines(settlement: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ and the score breakdown. Only drawing and widgets here; the logic they show live
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -18,6 +18,7 @@ from scoring.engine import OptionKind
 from scoring.errors import Ask, Problem, PungChowError, worded
 from scoring.melds import MARKS
 from webapp import recognition, state
+from webapp.across import across_the_table
 from webapp.history import Game, History, HistoryError, default_db_path
 from webapp.scores import alternative_rows, breakdown_rows, total_text
 from webapp.sheet import settle_up
@@ -129,6 +130,16 @@ def game_caption(game: Game | None) -> None:
     """Which game this page records into, and with whom, so nobody files a hand under the wrong table."""
     if game is not None:
         st.caption(f"Game: {markdown_text(game.title)} — {markdown_text(', '.join(game.players))}")
+
+
+def across_the_table_view(heading: str, answer: str, lines: Sequence[tuple[str, str]], *, key: str = "w_across") -> None:
+    """The answer in large type for the player across the table, turned round when the phone lies between them."""
+    cols = st.columns(2)
+    if not cols[0].toggle("Across the table", key=key, help="The answer in large type, for the other players to read"):
+        return
+    turned = cols[1].toggle("Turn it round", key=f"{key}_turned", help="Upside down, for the player opposite")
+    with st.container(key=f"across-{key}"):
+        st.html(across_the_table(heading, answer, lines, turned=turned))
 
 
 def show_score_sheet(store: History, game: Game) -> None:

@@ -147,6 +147,7 @@ class Player:
         self.taps = 0
         self.answers: list[tuple[str, float]] = []
         self.steps: list[tuple[str, int, float]] = []
+        self.heights: list[tuple[str, int]] = []
         self.started = time.monotonic()
         self.wait = WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,))
 
@@ -261,19 +262,39 @@ def fix_the_flawed_hand(p: Player, flawed: Path) -> int:
 LOSERS = ("2B3B4B 5D5D9D9D [RDRDRD] [4D4D4D4D]", "2B3B4B 1D1D8D8D [GDGDGD] [3D3D3D3D]", "2B3B4B 1C1C2C2C [WDWDWD] [8B8B8B8B]")
 
 
+def page_height(p: Player) -> int:
+    """How tall the page is: what a phone's thumb scrolls through."""
+    return int(p.driver.execute_script(  # type: ignore[attr-defined]
+        "const main = document.querySelector(\"[data-testid='stMain']\");"
+        "return Math.max(document.documentElement.scrollHeight, main ? main.scrollHeight : 0);"))
+
+
+def unfold_seat(p: Player, seat: int) -> None:
+    """Tap a folded seat's line on *Settle the table* (the seats open one at a time)."""
+    if p.find(f"[class*='st-key-w_seat_open_{seat}'] details").get_attribute("open") is None:
+        p.tap(p.find(f"[class*='st-key-w_seat_open_{seat}'] summary"))
+        p.wait.until(lambda d: p.find(f"[class*='st-key-w_seat_open_{seat}'] details").get_attribute("open") is not None)
+
+
 def settle_a_photographed_deal(p: Player, photos: dict[str, Path]) -> None:
-    """The winner's hand read from the sample photo, the losers' typed; who pays whom."""
+    """The winner's hand read from the sample photo, the losers' typed, each seat opened by its line; who pays whom."""
     p.navigate("Settle the table")
+    unfold_seat(p, 0)
     uploader = p.wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "[class*='st-key-w_seat_photo_0'] input[type='file']")))
     p.upload(uploader, photos["sample"])
     p.find("[class*='st-key-photo-w_s0'] svg")
     for i, hand in enumerate(LOSERS, start=1):
+        unfold_seat(p, i)
         box = p.find(f"[class*='st-key-w_seat_hand_{i}'] input")
         p.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)  # type: ignore[attr-defined]
         box.click()
         box.send_keys(hand, Keys.ENTER)
         p.idle()
     p.step("photo-read-and-hands-typed")
+    p.heights.append(("photo read and hands typed", page_height(p)))
+    if p.size == "phone":
+        assert page_height(p) < 3000, f"four filled seats make a {page_height(p)} px page: the seats fold, one open at a time"
+    unfold_seat(p, 0)
     won_by = p.find("[class*='st-key-w_seat_won_by_0'] button[aria-label='Open']")
     p.tap(won_by)
     p.tap(p.find("[role='option']", "discard"))
@@ -327,7 +348,8 @@ def test_the_players_story(server: str, browser: object, photos: dict[str, Path]
     finally:
         (ARTIFACTS / f"e2e-{size}-steps.json").write_text(json.dumps(
             {"steps": [{"step": s, "taps_so_far": t, "seconds": sec} for s, t, sec in p.steps], "taps": p.taps,
-             "story_taps": p.steps[4][1] if len(p.steps) > 4 else None, "seconds_from_tap_to_answer": p.answers}, indent=1))
+             "story_taps": p.steps[4][1] if len(p.steps) > 4 else None, "seconds_from_tap_to_answer": p.answers,
+             "page_heights": p.heights}, indent=1))
     # Choose the photo; one tap on the wrong tile and one on its face; two to add the missed one
     # (open *Add a tile*, tap its face); one to say how it was won. The reader marked the winning tile.
     assert story_taps == 6, p.steps

@@ -154,17 +154,26 @@ def photo_hand_saved_twice(a: Phone) -> int:
     return taps_to_score
 
 
+def open_seat(p: Phone, seat: int) -> None:
+    """Unfold a seat by tapping its line (one tap), unless it is the one open already: the seats fold one at a time."""
+    details = p.find(f"[class*='st-key-w_seat_open_{seat}'] details")
+    if details.get_attribute("open") is None:
+        p.tap(p.find(f"[class*='st-key-w_seat_open_{seat}'] summary"))
+        p.wait.until(lambda d: p.find(f"[class*='st-key-w_seat_open_{seat}'] details").get_attribute("open") is not None)
+
+
 def settle_typed_deal(p: Phone, hands: list[str], winner: int, *, first_from_score_page: bool = False) -> None:
-    """A deal on *Settle the table*: four hands (typed, or the first from *Score a hand*), who went out and how."""
+    """A deal on *Settle the table*: four hands (typed, or the first from *Score a hand*), who went out and how, a seat at a time."""
     p.choose("w_winner", PLAYERS[winner])
     for i, hand in enumerate(hands):
+        open_seat(p, i)
         if i == 0 and first_from_score_page:
             p.tap(p.find("[class*='st-key-w_seat_from_review_0'] button"))
         else:
             p.type_into(f"[class*='st-key-w_seat_hand_{i}'] input", hand)
-    if not (first_from_score_page and winner == 0):
-        p.type_into(f"[class*='st-key-w_seat_winning_{winner}'] input", "2D")
-        p.choose(f"w_seat_won_by_{winner}", "discard")
+        if i == winner and not (first_from_score_page and winner == 0):
+            p.type_into(f"[class*='st-key-w_seat_winning_{winner}'] input", "2D")
+            p.choose(f"w_seat_won_by_{winner}", "discard")
     p.tap(p.find("[class*='st-key-w_settle'] button"))
     p.answer_on_screen("h3", "Scores")
 
@@ -177,7 +186,8 @@ def save_deal_twice(p: Phone, deal: int) -> None:
 
 def next_deal(p: Phone) -> None:
     p.tap(p.find("[class*='st-key-w_next_deal'] button"))
-    p.wait.until(lambda d: p.find("[class*='st-key-w_seat_hand_1'] input").get_attribute("value") == "")
+    p.wait.until(lambda d: p.find("[class*='st-key-w_seat_hand_0'] input").get_attribute("value") == "")
+    p.wait.until(lambda d: all("no hand yet" in p.find(f"[class*='st-key-w_seat_open_{i}'] summary").text for i in range(4)))
 
 
 def export_json(p: Phone) -> dict[str, object]:

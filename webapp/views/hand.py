@@ -16,11 +16,13 @@ from scoring.tiles import WINDS
 from webapp import keyboard as kb
 from webapp import review as rv
 from webapp import reviewer, state
-from webapp.photos import MAX_UPLOAD_MB, photo_key, read_photo, thumbnail_jpeg
+from webapp.history import HistoryError
+from webapp.photos import MAX_UPLOAD_MB, THUMBNAIL_SIDE, kept_picture, photo_key, read_photo, thumbnail_jpeg
 from webapp.recognition import known_tilesets, tileset_offer
-from webapp.scores import total_text
+from webapp.scores import breakdown_rows, total_text
 from webapp.text import markdown_text
 from webapp.widgets import (
+    across_the_table_view,
     bring_into_view,
     current_game,
     game_caption,
@@ -193,6 +195,8 @@ def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
     assert isinstance(result, ScoreResult)
     for place in places:
         place.metric(f"Score under {get_rule_set(rules).title}", total_text(result))
+    across_the_table_view(f"Score under {get_rule_set(rules).title}", total_text(result),
+                          [(row["value"], row["for"]) for row in breakdown_rows(result)])
     show_breakdown(result)
     save_hand(review, hand, rules, result)
 
@@ -270,6 +274,26 @@ with user_errors():
 
 
 
+def show_loaded_photo(hand_id: int) -> None:
+    """A hand brought back from the history shows the photo it was read from: the copy the history keeps (the page is sent
+    the photo's bytes, never a path on the player's phone), or a line saying why there is none."""
+    try:
+        record = history().hand(hand_id)
+    except HistoryError:
+        st.caption(f"Hand {hand_id} is no longer in the history (its deal was taken back), nor is its photo.")
+        return
+    name = markdown_text(record.photo_name or "no name")
+    if record.thumbnail and kept_picture(record.thumbnail):
+        st.image(record.thumbnail, caption=f"The photo hand {hand_id} was read from ({name}), as the history keeps it "
+                 f"(at most {THUMBNAIL_SIDE} px a side)")
+    elif record.photo_sha256 or record.thumbnail:
+        why = "its copy in the history file is damaged" if record.thumbnail else "the history kept only its fingerprint"
+        st.caption(f"Hand {hand_id} was read from a photo ({name}, sha256 {(record.photo_sha256 or '?')[:12]}…), but it cannot "
+                   f"be shown: {why}. Upload the photo again to see it.")
+    else:
+        st.caption(f"Hand {hand_id} was typed, not photographed: it has no photo.")
+
+
 @st.fragment
 def review_and_score() -> None:
     """Checking and scoring rerun on their own: a correction does not redraw the upload or read the photo again."""
@@ -282,6 +306,7 @@ def review_and_score() -> None:
         st.header("Check the tiles")
         if st.session_state[state.LOADED_HAND] is not None:
             st.caption(f"Hand {st.session_state[state.LOADED_HAND]} from the history, with the corrections it was saved with.")
+            show_loaded_photo(st.session_state[state.LOADED_HAND])
         answer = reviewer.review_tiles(SLOT)
     st.header("Score")
     with user_errors():

@@ -7,9 +7,12 @@ from dataclasses import replace
 import streamlit as st
 
 from scoring.hand import Hand
+from scoring.tiles import Wind
 from webapp import state
 from webapp.history import HandRecord, HistoryError
+from webapp.photos import kept_picture
 from webapp.review import Correction, correction_text, from_hand
+from webapp.scores import kept_line, line_rows
 from webapp.table import net_rows, payment_lines, payment_rows
 from webapp.text import markdown_rows, markdown_text, options_text
 from webapp.widgets import current_game, history, show_score_sheet, text_table, user_errors
@@ -18,7 +21,7 @@ from webapp.widgets import current_game, history, show_score_sheet, text_table, 
 def new_game_form() -> None:
     with st.form("w_new_game_form"):
         title = st.text_input("Title", placeholder="Friday at the Lees'", key="w_new_game_title")
-        names = [st.text_input(f"{wind} player", key=f"w_new_game_{wind}") for wind in ("East", "South", "West", "North")]
+        names = [st.text_input(f"{wind.word} player", key=f"w_new_game_{wind.word}") for wind in Wind]
         if st.form_submit_button("Start the game", key="w_new_game"):
             game = history().new_game(title, names)
             st.session_state[state.GAME_ID] = game.id
@@ -51,19 +54,14 @@ def undo_deal(game_id: int, deal: int) -> None:
     st.session_state[state.UNDO_SAID] = f"Deal {deal} taken back." if undone else f"Deal {deal} was taken back already."
 
 
-def _line_value(line: dict[str, object]) -> object:
-    """A score line's points, or its doubles shown as the factor they multiply by."""
-    doubles = line.get("doubles")
-    if isinstance(doubles, int) and 0 < doubles < 64:
-        return f"x{2 ** doubles}"
-    return line.get("points")
-
-
 def show_record(record: HandRecord) -> None:
     cols = st.columns([1, 2])
-    if record.thumbnail:
-        sha = record.photo_sha256[:12] if record.photo_sha256 else ""
+    sha = record.photo_sha256[:12] if record.photo_sha256 else ""
+    if record.thumbnail and kept_picture(record.thumbnail):
         cols[0].image(record.thumbnail, caption=f"photo {markdown_text(record.photo_name or '')} sha256 {sha}…")
+    elif record.thumbnail or record.photo_sha256:
+        cols[0].caption(f"photo {markdown_text(record.photo_name or '')} sha256 {sha}…: "
+                        + ("its copy in the history file is damaged" if record.thumbnail else "no copy kept"))
     else:
         cols[0].caption("typed hand: no photo")
     with cols[1]:
@@ -74,9 +72,8 @@ def show_record(record: HandRecord) -> None:
                     f"options: {markdown_text(options_text(record.options))}")
         if record.score:
             st.markdown(f"Arrangement {markdown_text(record.score.get('arrangement'))}: **{markdown_text(record.score.get('total'))}**")
-            lines = [line for line in record.score.get("lines") or [] if isinstance(line, dict)]
-            st.table(markdown_rows(text_table([{"value": _line_value(line), "for": line.get("description"),
-                                                "citation": line.get("citation")} for line in lines])))
+            lines = [kept_line(line) for line in record.score.get("lines") or [] if isinstance(line, dict)]
+            st.table(markdown_rows(text_table(line_rows(lines))))
         st.markdown(f"Corrections after reading: {len(record.corrections)}")
         if record.corrections:
             st.markdown("\n".join(f"{n}. {markdown_text(correction_text(c))}" for n, c in enumerate(record.corrections, 1)))

@@ -19,6 +19,7 @@ from webapp.review import Review, to_hand
 from webapp.scores import total_text
 from webapp.text import markdown_rows, markdown_text
 from webapp.widgets import (
+    across_the_table_view,
     bring_into_view,
     current_game,
     game_caption,
@@ -61,7 +62,7 @@ def deal_key(table: tb.Table, rules: str) -> str:
     """The mark a saved deal carries: the same deal saved twice (a double tap) is kept once; the next deal draws a new one."""
     if not st.session_state.get(state.DEAL_TOKEN):
         st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
-    seats = "|".join(f"{s.player}:{s.notation}:{s.winning_tile}:{s.won_by}" for s in table.seats)
+    seats = "|".join(f"{s.player}:{s.score if s.plain else s.notation}:{s.winning_tile}:{s.won_by}" for s in table.seats)
     digest = hashlib.sha256(f"{seats}|{table.east}|{table.winner}|{table.prevailing_wind}|{rules}".encode()).hexdigest()[:16]
     return f"{st.session_state[state.DEAL_TOKEN]}:{digest}"
 
@@ -80,6 +81,9 @@ def next_deal() -> None:
         for name in ("w_seat_hand", "w_seat_winning"):
             st.session_state[f"{name}_{i}"] = ""
         st.session_state[f"w_seat_won_by_{i}"] = None
+        st.session_state[f"w_seat_plain_{i}"] = False
+        st.session_state[f"w_seat_score_{i}"] = None
+    st.session_state[state.SEAT_OPEN] = 0
     st.session_state["w_east"] = east
     st.session_state["w_table_round"] = wind
     st.session_state["w_winner"] = None  # asked afresh each deal
@@ -159,14 +163,73 @@ def widget_value(key: str, value: object) -> None:
         st.session_state[key] = value
 
 
-def seat_editor(index: int, table: tb.Table) -> None:
+def unfold(index: int) -> None:
+    """A seat's line was tapped: open that seat and fold the others (one seat at a time, so a phone's page stays short)."""
+    opened = bool(st.session_state.get(f"w_seat_open_{index}"))
+    st.session_state[state.SEAT_OPEN] = index if opened else None
+
+
+def sync_seat(index: int) -> tb.Table:
+    """Take this run's typing into the seat before its summary line is drawn (the line is drawn above the fields)."""
+    table = current_table()
     seat = table.seats[index]
-    wind = table.seat_wind(index)
+    review = st.session_state.get(reviewer.seat_slot(index).review)
+    plain = bool(st.session_state.get(f"w_seat_plain_{index}", seat.plain))
+    score = st.session_state.get(f"w_seat_score_{index}", seat.score) if plain else seat.score
+    if review is not None:
+        notation, winning = seat_hand(review)
+    else:
+        notation = st.session_state.get(f"w_seat_hand_{index}", seat.notation)
+        winning = st.session_state.get(f"w_seat_winning_{index}", seat.winning_tile)
+    won = table.winner == index
+    winning = winning if won else seat.winning_tile if review is None else ""
+    won_by = (st.session_state.get(f"w_seat_won_by_{index}") or "") if won else seat.won_by
+    changes = {"plain": plain, "score": None if score is None else int(score), "notation": notation, "winning_tile": winning,
+               "won_by": won_by}
+    if any(getattr(seat, name) != value for name, value in changes.items()):
+        hand_id = seat.hand_id if notation == seat.notation else None
+        put(tb.with_seat(table, index, hand_id=hand_id, **changes))
+        if review is None and st.session_state.get(state.SEAT_OPEN) == index and not tb.seat_ready(table, index):
+            next_seat(index)
+    return current_table()
+
+
+def next_seat(index: int) -> None:
+    """A typed seat just became ready: fold it and open the next seat still to fill in (all fold when none is left below it).
+
+    A seat read from a photo stays open: its tiles are for the player to check first.
+    """
+    table = current_table()
+    if tb.seat_ready(table, index):
+        st.session_state[state.SEAT_OPEN] = next((j for j in range(index + 1, tb.SEATS) if not tb.seat_ready(table, j)), None)
+
+
+def seat_editor(index: int) -> None:
+    """One seat, folded to its summary line unless it is the one being filled in."""
+    table = sync_seat(index)
+    unfolded = st.session_state.get(state.SEAT_OPEN) == index
+    with st.expander(markdown_text(tb.seat_summary(table, index)), expanded=unfolded, key=f"w_seat_open_{index}",
+                     on_change=unfold, args=(index,)):
+        seat_fields(index, table)
+
+
+def seat_fields(index: int, table: tb.Table) -> None:
+    seat = table.seats[index]
     slot = reviewer.seat_slot(index)
     review = st.session_state.get(slot.review)
-    label = f"{seat.player or f'Player {index + 1}'} — {Wind(wind).word}" + (" (went out)" if table.winner == index else "")
-    with st.container(border=True, key=f"seat-{index}"):
-        st.markdown(f"**{markdown_text(label)}**")
+    with st.container(key=f"seat-{index}"):
+        widget_value(f"w_seat_plain_{index}", seat.plain)
+        plain = st.toggle("Just the score (no hand shown)", key=f"w_seat_plain_{index}", disabled=table.winner == index and not seat.plain,
+                          help="A player who lost and keeps their tiles to themselves says their score; it is settled as given")
+        if plain:
+            widget_value(f"w_seat_score_{index}", seat.score)
+            score = st.number_input("Score", key=f"w_seat_score_{index}", min_value=0, step=1, value=None, placeholder="points, e.g. 24")
+            score = None if score is None else int(score)
+            if (plain, score) != (seat.plain, seat.score):
+                put(tb.with_seat(current_table(), index, plain=True, score=score))
+            return
+        if seat.plain:
+            put(tb.with_seat(current_table(), index, plain=False))
         winning, won_by = seat.winning_tile, seat.won_by
         if review is not None:
             reviewer.review_tiles(slot, with_circumstances=False, winner=table.winner == index)
@@ -200,8 +263,14 @@ def show_settlement(table: tb.Table, rules: str) -> None:
     options = st.session_state[state.RULE_OPTIONS].get(rules)
     results = tb.score_table(table, rules, options)
     st.subheader("Scores")
-    st.table(markdown_rows(text_table([{"player": p, "wind": Wind(table.seat_wind(i)).word, "went out": "yes" if table.winner == i else "",
-               "arrangement": str(r.arrangement), "score": total_text(r)} for i, (p, r) in enumerate(results.items())])))
+    st.table(markdown_rows(text_table([
+        {"player": seat.player, "wind": Wind(table.seat_wind(i)).word, "went out": "yes" if table.winner == i else "",
+         "arrangement": "plain score (no hand shown)" if seat.plain else str(results[seat.player].arrangement),
+         "score": str(seat.score) if seat.plain else total_text(results[seat.player])}
+        for i, seat in enumerate(table.seats)])))
+    plain = tb.plain_seats(table)
+    if plain:
+        st.caption(markdown_text(f"Plain scores, as the players gave them (no hand to check): {', '.join(plain)}"))
     for player, result in results.items():
         with st.expander(markdown_text(f"{player}: {result.total}")):
             show_breakdown(result)
@@ -211,6 +280,10 @@ def show_settlement(table: tb.Table, rules: str) -> None:
     st.table(markdown_rows(text_table(tb.payment_rows(settlement))))
     st.markdown("**Net for the deal**")
     st.table(markdown_rows(text_table(tb.net_rows(settlement))))
+    winner = "nobody: a drawn deal" if table.winner is None else f"{table.players[table.winner]} went out"
+    across_the_table_view(f"Deal settled: {winner}", "Who pays whom",
+                          [(str(amount), f"{payer} pays {payee}") for payer, payee, amount in tb.transfers(settlement)],
+                          key="w_across_deal")
     with st.expander("Every payment, why, and where the book says so"):
         st.table(markdown_rows(text_table(tb.payment_lines(settlement))))
         for note in settlement.get("notes", []):
@@ -226,7 +299,7 @@ def linked_hands(store: Any, game_id: int, table: tb.Table, results: dict[str, S
     settled = {s.deal for s in store.settlements(game_id)}
     linked: dict[int, Any] = {}
     for i, seat in enumerate(table.seats):
-        if seat.hand_id is None:
+        if seat.hand_id is None or seat.plain:
             continue
         try:
             record = store.hand(seat.hand_id)
@@ -241,14 +314,15 @@ def linked_hands(store: Any, game_id: int, table: tb.Table, results: dict[str, S
 def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], settlement: dict[str, Any]) -> None:
     store = history()
     key = deal_key(table, rules)
-    kept = store.saved_under(key)
+    kept = store.deal_saved_under(key)
     if kept is not None:
+        kept_game, kept_deal = kept
         with st.container(key="deal-saved"):
-            st.success(f"Saved deal {kept.deal} of game {kept.game_id}.")
+            st.success(f"Saved deal {kept_deal} of game {kept_game}.")
             st.button("Next deal", key="w_next_deal", on_click=next_deal, type="primary",
                       help="Clear the hands; East passes on unless East went out")
         bring_into_view("deal-saved")
-        show_score_sheet(store, store.game(kept.game_id))
+        show_score_sheet(store, store.game(kept_game))
         return
     with st.expander("Save this deal to the history"):
         games = [g for g in store.games() if sorted(g.players) == sorted(table.players)]
@@ -265,9 +339,9 @@ def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], sett
             st.session_state[state.GAME_ID] = game_id
             linked = linked_hands(store, game_id, table, results)
             version = get_rule_set(rules).version
-            hands = [HandToKeep(player, result.hand.to_dict(), str(result.hand), rules, version, dict(result.best.options),
-                                result.to_dict(), photo_sha256=table.seats[i].photo_sha256, thumbnail=table.seats[i].thumbnail)
-                     for i, (player, result) in enumerate(results.items()) if i not in linked]
+            hands = [HandToKeep(seat.player, result.hand.to_dict(), str(result.hand), rules, version, dict(result.best.options),
+                                result.to_dict(), photo_sha256=seat.photo_sha256, thumbnail=seat.thumbnail)
+                     for i, seat in enumerate(table.seats) if i not in linked and (result := results.get(seat.player)) is not None]
             # A hand saved from *Score a hand* already is linked, not kept twice: the deal takes its number.
             store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
                                    east=table.players[table.east], deal=next(iter(linked.values())).deal if linked else None,
@@ -302,7 +376,7 @@ with user_errors():
                      prevailing_wind=prevailing or table.prevailing_wind)
     put(table)
     for i in range(4):
-        seat_editor(i, current_table())
+        seat_editor(i)
     rules = rule_set_chooser(allow_all=False, key="w_table_rules")
     if rules is not None and st.button("Settle", key="w_settle", type="primary"):
         st.session_state[state.SETTLE_ASKED] = True
