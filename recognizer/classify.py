@@ -229,7 +229,7 @@ def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: object | Non
     return face_readings(rgb, boxes, tileset, model, reframe, tilts)[0]
 
 
-def face_readings(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | None" = None, model: Model | None = None,
+def face_readings(rgb: np.ndarray, boxes: np.ndarray, tileset: object | None = None, model: Model | None = None,
                   reframe: bool = False, tilts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Each box's probabilities over CLASSES (the classifier's, or a tile set's prototypes'), and the classifier's
     embedding of each box's crop as framed.

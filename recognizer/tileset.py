@@ -119,7 +119,8 @@ def _features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     and the grey level of the face centre relative to the photo's typical tile."""
     grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
     n, h, w = grey.shape
-    corner = np.stack([cv2.resize(g[: int(h * 0.35), : int(w * 0.45)], (12, 12), interpolation=cv2.INTER_AREA) for g in grey]).reshape(n, -1)
+    corner = np.stack([cv2.resize(g[: int(h * 0.35), : int(w * 0.45)], (12, 12), interpolation=cv2.INTER_AREA)
+                       for g in grey]).reshape(n, -1)
     level = grey[:, h // 4: 3 * h // 4, w // 4: 3 * w // 4].mean(axis=(1, 2)) / 255.0
     level = level - np.median(level)
 
@@ -139,7 +140,7 @@ def _unit(rows: np.ndarray) -> np.ndarray:
 def _slide_all(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
     """The same as _slide in one matrix product: for small crops (half resolution), where one OpenCV call
     per face costs more in calls than in arithmetic. Each window's norm comes from integral images."""
-    n, h, w = grey.shape
+    n = grey.shape[0]
     th, tw = faces.shape[1:]
     if not n:
         return np.zeros((0, len(faces)), np.float32)
@@ -160,7 +161,7 @@ def _slide(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
     if not len(grey):
         return out
     n, h, w = grey.shape
-    th, tw = faces.shape[1:]
+    th = faces.shape[1]
     mosaic = np.ascontiguousarray(grey.reshape(n * h, w))
     rows = (np.arange(n)[:, None] * h + np.arange(h - th + 1)[None, :]).ravel()
     for k, face in enumerate(faces):
@@ -178,7 +179,7 @@ def _halved(grey: np.ndarray) -> np.ndarray:
 
 def crops_of_context(rgb: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:
     """Crops of the boxes grown by ``context``, at the classifier's scale per box unit."""
-    size = (int(round(CROP_H * context / CROP_CONTEXT)), int(round(CROP_W * context / CROP_CONTEXT)))
+    size = (round(CROP_H * context / CROP_CONTEXT), round(CROP_W * context / CROP_CONTEXT))
     return np.stack([crop_tile(rgb, b, context, size) for b in boxes])
 
 
@@ -186,7 +187,7 @@ def _templates(crops: np.ndarray) -> np.ndarray:
     """The central part of each face in grey, to slide over a query crop a few pixels each way."""
     grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
     _, h, w = grey.shape
-    dy, dx = int(round(h * 0.15)), int(round(w * 0.15))
+    dy, dx = round(h * 0.15), round(w * 0.15)
     return np.ascontiguousarray(grey[:, dy:h - dy, dx:w - dx])
 
 
@@ -344,7 +345,7 @@ class TileSet:
             best = best_of((best - step, best, best + step))
         return dets.with_(boxes=scaled(dets.boxes, best))
 
-    def fit(self, rgb: np.ndarray, plain: Detections, looks: "Callable[[], list[Detections]]", match: float | None = None) -> Detections:
+    def fit(self, rgb: np.ndarray, plain: Detections, looks: Callable[[], list[Detections]], match: float | None = None) -> Detections:
         """The boxes this set's faces fit best.
 
         Only when the set's faces already match the usual reading's boxes well (a photo of this set,
@@ -578,7 +579,8 @@ class Suggestion:
 
     def __str__(self) -> str:
         against = f", {self.current_name!r}'s {self.current:.2f}" if self.current_name else ""
-        return f"this photo looks like tile set {self.name!r} (its faces match {self.match:.2f}{against}): read it with --tileset {self.name}"
+        return (f"this photo looks like tile set {self.name!r} (its faces match {self.match:.2f}{against}): "
+                f"read it with --tileset {self.name}")
 
 
 def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = None,
@@ -602,11 +604,12 @@ def list_tilesets() -> list[str]:
     names = set()
     for base in (user_tileset_dir(), builtin_tileset_dir()):
         if base.is_dir():
-            names |= {p.parent.name for p in base.glob("*/tileset.json") if _NAME_RE.fullmatch(p.parent.name)}  # a folder no set may be named is not a set
+            # a folder no set may be named is not a set
+            names |= {p.parent.name for p in base.glob("*/tileset.json") if _NAME_RE.fullmatch(p.parent.name)}
     return sorted(names)
 
 
-def read_layout(path: "str | Path") -> list[list[str]]:
+def read_layout(path: str | Path) -> list[list[str]]:
     """The layout file: {"rows": [[code, ...], ...]} (or a bare list of rows), codes row by row."""
     try:
         data = load_json_file(path, "layout", max_bytes=MAX_META_BYTES)
@@ -725,7 +728,7 @@ class Calibration:
         """(N, H, W, 3) each tile as the classifier sees it, in layout order."""
         return crops_of(self.photo, self.boxes)
 
-    def with_code(self, index: int, code: str) -> "Calibration":
+    def with_code(self, index: int, code: str) -> Calibration:
         """The same calibration with tile ``index`` given ``code`` (swapping with the tile that had it)."""
         if code not in ALL_CODES or code == "XX":
             raise TileSetError(f"{code!r} is not a tile code; use codes like 1D, 9C, EW, RD, 1F")
@@ -735,7 +738,7 @@ class Calibration:
         codes[index] = code
         return Calibration(self.photo, self.photo_name, self.layout, self.boxes, tuple(codes))
 
-    def with_codes(self, codes: "list[str] | tuple[str, ...]") -> "Calibration":
+    def with_codes(self, codes: list[str] | tuple[str, ...]) -> Calibration:
         """The same tiles with the player's codes, one per tile, each code once."""
         if len(codes) != len(self.codes):
             raise TileSetError(f"give one code per tile: {len(self.codes)} tiles, {len(codes)} codes")
@@ -743,7 +746,7 @@ class Calibration:
         return Calibration(self.photo, self.photo_name, self.layout, self.boxes, tuple(str(c) for c in codes))
 
 
-def read_calibration(photo: "str | Path | np.ndarray", layout: list[list[str]], photo_name: str = "") -> Calibration:
+def read_calibration(photo: str | Path | np.ndarray, layout: list[list[str]], photo_name: str = "") -> Calibration:
     """Find the laid-out tiles of a calibration photo and pair them with the layout's codes, or say what is wrong."""
     layout = check_layout(layout)
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
@@ -830,7 +833,8 @@ def set_destination(name: str, out_dir: Path | None = None, replace: bool = Fals
         raise TileSetError(f"{folder} is a file, not a tile set's folder: move it away or choose another name "
                            "(--replace never overwrites a file)")
     if (folder / "prototypes.npz").exists() and not replace:
-        raise TileSetError(f"a tile set named {name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
+        raise TileSetError(f"a tile set named {name!r} already exists in {base}; "
+                           "choose another name, or add --replace to calibrate it again")
     return base, folder
 
 
@@ -860,7 +864,7 @@ def _write_set(ts: TileSet, cal: Calibration, base: Path, folder: Path) -> Path:
     return folder
 
 
-def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir: Path | None = None, seed: int = 0,
+def calibrate(name: str, photo: str | Path, layout_path: str | Path, out_dir: Path | None = None, seed: int = 0,
               replace: bool = False) -> tuple[TileSet, Path]:
     """Learn a set from a photo of one of each tile in the layout's rows, and save it."""
     set_destination(name, out_dir, replace)

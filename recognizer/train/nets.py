@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 from recognizer.labels import BONUS_LABELS, CLASSES
 
