@@ -36,7 +36,8 @@ BONUS_INDEX = np.array([CLASSES.index(c) for c in BONUS_CODES])
 
 def softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    probs: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return probs
 
 
 def crops_of(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:

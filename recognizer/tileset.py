@@ -126,7 +126,8 @@ def _features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     def norm(a: np.ndarray) -> np.ndarray:
         a = a - a.mean(axis=1, keepdims=True)
-        return a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-6)
+        unit: np.ndarray = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-6)
+        return unit
 
     return norm(corner), level
 
@@ -134,7 +135,8 @@ def _features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _unit(rows: np.ndarray) -> np.ndarray:
     """Rows made zero-mean and unit-length, so a dot product is their correlation."""
     rows = rows - rows.mean(axis=1, keepdims=True)
-    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+    unit: np.ndarray = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+    return unit
 
 
 def _slide_all(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
@@ -152,7 +154,8 @@ def _slide_all(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
     sums = [np.pad(a.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0))) for a in (g, g * g)]
     s1, s2 = (c[:, th:, tw:] - c[:, :-th, tw:] - c[:, th:, :-tw] + c[:, :-th, :-tw] for c in sums)
     spread = np.sqrt(np.maximum(s2 - s1 * s1 / (th * tw), 1e-6)).astype(np.float32).reshape(-1, 1)
-    return (dot / spread).reshape(n, py * px, -1).max(axis=1)
+    best: np.ndarray = (dot / spread).reshape(n, py * px, -1).max(axis=1)
+    return best
 
 
 def _slide(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
@@ -174,7 +177,8 @@ def _halved(grey: np.ndarray) -> np.ndarray:
     """(N, H, W) grey images at half size (2x2 means), for fast face matching."""
     n, h, w = grey.shape
     g = grey[:, : h // 2 * 2, : w // 2 * 2]
-    return g.reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
+    halved: np.ndarray = g.reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
+    return halved
 
 
 def crops_of_context(rgb: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:
@@ -313,7 +317,7 @@ class TileSet:
         cost = np.zeros((len(slots), len(slots)))  # rows past the tiles found: the missed tiles, free to take any face
         cost[: len(up)] = -np.nan_to_num(scores[up][:, slots], neginf=-1e9)
         given = slots[assign(cost)[: len(up)]]
-        out = probs.copy()
+        out: np.ndarray = probs.copy()
         for row, k in zip(up, given):
             want, was = index[k], top[row]
             out[row, want], out[row, was] = probs[row, was], probs[row, want]
