@@ -145,7 +145,8 @@ def reader_crop(drawn: np.ndarray, rng: np.random.Generator, train: bool) -> np.
         small = cv2.resize(c, (max(4, round(BONUS_W * f)), max(4, round(BONUS_H * f))), interpolation=cv2.INTER_AREA)
         if rng.random() < 0.4:
             ok, enc = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 90))])
-            small = cv2.imdecode(enc, cv2.IMREAD_UNCHANGED) if ok else small
+            decoded = cv2.imdecode(enc, cv2.IMREAD_UNCHANGED) if ok else None
+            small = small if decoded is None else decoded
         c = cv2.resize(small, (BONUS_W, BONUS_H), interpolation=cv2.INTER_LINEAR)
     return photometric(c, rng)
 

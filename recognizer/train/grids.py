@@ -56,7 +56,7 @@ def grid_scene(crops: np.ndarray, labels: np.ndarray, nt: int, size: int, rng: n
                         cv2.rectangle(img, (xi, yi), (xi + tile.shape[1] - 1, yi + tile.shape[0] - 1), (int(rng.integers(90, 200)),) * 3, 1)
                     boxes.append([x0, y0, tile.shape[1], tile.shape[0]])
         y += rows * (th + gap) + float(rng.uniform(0.3, 1.2)) * th
-    grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    grey: np.ndarray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
     lo = float(rng.uniform(0, 90))
     grey = lo + grey * (255 - lo) / 255
     if rng.random() < 0.6:

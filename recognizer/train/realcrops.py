@@ -134,7 +134,8 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     else:
         img = np.broadcast_to(base, (h, w, 3)).copy()
     img = img + rng.normal(0, rng.uniform(2, 10), (h, w, 3))
-    return np.clip(img, 0, 255).astype(np.uint8)
+    patch: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return patch
 
 
 def _sprite(face: np.ndarray, style: TileStyle, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -192,9 +193,9 @@ def _paste(canvas: np.ndarray, rgb: np.ndarray, alpha: np.ndarray, box: tuple[fl
     """Warp a sprite into ``box`` (x, y, w, h) with a little perspective, cast a soft shadow, composite."""
     h, w = rgb.shape[:2]
     x, y, bw, bh = box
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]])
-    dst += rng.uniform(-perspective, perspective, (4, 2)).astype(np.float32) * np.float32([bw, bh])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]], np.float32)
+    dst += rng.uniform(-perspective, perspective, (4, 2)).astype(np.float32) * np.array([bw, bh], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     H, W = canvas.shape[:2]
     warped = cv2.warpPerspective(rgb, m, (W, H), flags=cv2.INTER_AREA)
