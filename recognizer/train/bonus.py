@@ -121,9 +121,9 @@ class BonusCropSource:
     def batch(self, n: int, train: bool = True) -> tuple[np.ndarray, np.ndarray]:
         n_scene = round(n * SCENE_SHARE) if self.scene_crops is not None else 0
         made = [self.drawn() for _ in range(n - n_scene)]
-        if n_scene:
+        if n_scene and self.scene_crops is not None and self.scene_labels is not None:
             picks = self.rng.choice(len(self.scene_p), size=n_scene, p=self.scene_p)
-            made += [(self.scene_crops[i], int(self.scene_labels[i])) for i in picks]  # type: ignore[index]
+            made += [(self.scene_crops[i], int(self.scene_labels[i])) for i in picks]
         crops = np.stack([reader_crop(c, self.rng, train) for c, _ in made])
         return crops, np.array([label for _, label in made], np.int64)
 

@@ -155,8 +155,8 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
         idx = rng.choice(len(p), size=batch - n_real, p=p)
         imgs = classifier_batch(tr["crops"], idx, rng, True)
         labels = tr["labels"][idx]
-        if n_real:
-            made = [real.sample() for _ in range(n_real)]  # type: ignore[union-attr]
+        if n_real and real is not None:
+            made = [real.sample() for _ in range(n_real)]
             extra = classifier_batch(np.stack([m[0] for m in made]), np.arange(n_real), rng, True)
             imgs = np.concatenate([imgs, extra])
             labels = np.concatenate([labels, np.array([m[1] for m in made], np.int64)])
