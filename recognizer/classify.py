@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -34,9 +35,22 @@ BATCH = 64
 BONUS_INDEX = np.array([CLASSES.index(c) for c in BONUS_CODES])
 
 
+class LearntSet(Protocol):
+    """What reading asks of a learnt tile set: ``recognizer.tileset.TileSet``, named here by what it does because
+    that module builds on this one."""
+
+    @property
+    def calibrated(self) -> bool: ...
+
+    def probabilities(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray: ...
+
+    def with_examples(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray: ...
+
+
 def softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    probs: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return probs
 
 
 def crops_of(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -176,7 +190,7 @@ def with_probabilities(dets: Detections, probs: np.ndarray) -> Detections:
     return dets.with_(codes=top[:, 0], confidence=top_p[:, 0], top3=top, top3_p=top_p, face_down=top[:, 0] == XX_INDEX, probs=probs)
 
 
-def classify(rgb: np.ndarray, dets: Detections, tileset: object | None = None, model: Model | None = None,
+def classify(rgb: np.ndarray, dets: Detections, tileset: LearntSet | None = None, model: Model | None = None,
              drop_not_tiles: bool = True, cut: np.ndarray | None = None) -> Detections:
     """Name each box; boxes the classifier calls "not a tile" are dropped.
 
@@ -190,7 +204,7 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: object | None = None, m
     probs = blank_or_back(rgb, dets.boxes, probs)
     if cut is not None:
         probs = no_blank_cut_by_the_frame(dets, probs, cut)
-    if tileset is None or not tileset.calibrated:  # type: ignore[attr-defined]  # a calibrated set keeps its own counts
+    if tileset is None or not tileset.calibrated:  # a calibrated set keeps its own counts
         probs = one_of_each_flower_and_season(probs)
     out = with_probabilities(dets, probs).with_(embedding=emb)
     if drop_not_tiles:
@@ -223,13 +237,13 @@ def one_of_each_flower_and_season(probs: np.ndarray) -> np.ndarray:
     return out
 
 
-def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: object | None = None, model: Model | None = None,
+def face_probabilities(rgb: np.ndarray, boxes: np.ndarray, tileset: LearntSet | None = None, model: Model | None = None,
                        reframe: bool = False, tilts: np.ndarray | None = None) -> np.ndarray:
     """Each box's probabilities over CLASSES (``face_readings`` without the embeddings)."""
     return face_readings(rgb, boxes, tileset, model, reframe, tilts)[0]
 
 
-def face_readings(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | None" = None, model: Model | None = None,
+def face_readings(rgb: np.ndarray, boxes: np.ndarray, tileset: LearntSet | None = None, model: Model | None = None,
                   reframe: bool = False, tilts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Each box's probabilities over CLASSES (the classifier's, or a tile set's prototypes'), and the classifier's
     embedding of each box's crop as framed.
@@ -242,9 +256,8 @@ def face_readings(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | None" =
     without the separate reader of rendered flowers that earlier, smaller classifiers needed (models/MODEL_CARD.md)."""
     crops = crops_of(rgb, boxes)
     probs, emb = run_classifier(crops, model)
-    calibrated = tileset is not None and tileset.calibrated  # type: ignore[attr-defined]
-    if calibrated and len(crops):
-        probs = tileset.probabilities(crops, probs, emb)  # type: ignore[union-attr]
+    if tileset is not None and tileset.calibrated and len(crops):
+        probs = tileset.probabilities(crops, probs, emb)
         tilts = None
     else:
         if reframe:
@@ -253,7 +266,7 @@ def face_readings(rgb: np.ndarray, boxes: np.ndarray, tileset: "object | None" =
         if tilts is not None:
             probs = also_read_upright(lambda c: run_classifier(c, model)[0], rgb, boxes, tilts, probs, (CROP_H, CROP_W))
     if tileset is not None and len(crops):
-        probs = tileset.with_examples(crops, probs, emb)  # type: ignore[attr-defined]
+        probs = tileset.with_examples(crops, probs, emb)
     return probs, emb
 
 
@@ -365,7 +378,7 @@ def read_framings(probs: np.ndarray) -> np.ndarray:
     return out
 
 
-def classify_tile_image(rgb: np.ndarray, tileset: object | None = None, model: Model | None = None) -> Detections:
+def classify_tile_image(rgb: np.ndarray, tileset: LearntSet | None = None, model: Model | None = None) -> Detections:
     """Name the one tile of a tile image (a crop of one tile, tight or loose, with or without a plain mat around it).
 
     With a tile set, the image is read at its one framing: the set's prototypes were learnt at the framing its
@@ -377,7 +390,7 @@ def classify_tile_image(rgb: np.ndarray, tileset: object | None = None, model: M
         raise BadPhotoError(f"the tile image is {w}x{h} pixels, too small to show a tile; crop the whole tile from the photo "
                             f"(at least {TILE_IMAGE_MIN_SIDE} pixels a side; a tile a few dozen pixels tall reads best)")
     box = single_tile_box(rgb)[None]
-    shares = TILE_IMAGE_FRAMINGS if tileset is None or not tileset.calibrated else TILE_IMAGE_FRAMINGS[:1]  # type: ignore[attr-defined]
+    shares = TILE_IMAGE_FRAMINGS if tileset is None or not tileset.calibrated else TILE_IMAGE_FRAMINGS[:1]
     framings = np.concatenate([scaled(box, s) for s in shares])
     tilts = None if tileset is not None else np.repeat(tilts_of(rgb, box), len(framings))  # the tile's, at every framing
     probs = read_framings(face_probabilities(rgb, framings, tileset, model, tilts=tilts))[None]

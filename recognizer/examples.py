@@ -78,7 +78,9 @@ def _halved(grey: np.ndarray) -> np.ndarray:
     if grey.shape[1:] == FACE_SIZE:
         return grey
     size = (FACE_SIZE[1], FACE_SIZE[0])
-    return np.stack([cv2.resize(g, size, interpolation=cv2.INTER_AREA) for g in grey]) if len(grey) else np.zeros((0, *FACE_SIZE), np.float32)
+    if not len(grey):
+        return np.zeros((0, *FACE_SIZE), np.float32)
+    return np.stack([cv2.resize(g, size, interpolation=cv2.INTER_AREA) for g in grey])
 
 
 def _faces(grey: np.ndarray) -> np.ndarray:

@@ -39,7 +39,8 @@ def scaled(boxes: np.ndarray, share: float) -> np.ndarray:
     return out
 
 
-def crop_tile(image: np.ndarray, box: np.ndarray, context: float = CROP_CONTEXT, size: tuple[int, int] = (CROP_H, CROP_W), shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+def crop_tile(image: np.ndarray, box: np.ndarray, context: float = CROP_CONTEXT, size: tuple[int, int] = (CROP_H, CROP_W),
+              shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """Cut one tile out of an RGB image as a (H, W, 3) uint8 crop.
 
     ``box`` is (x, y, w, h); a box wider than tall (a tile lying sideways) is turned a quarter

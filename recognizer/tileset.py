@@ -119,13 +119,15 @@ def _features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     and the grey level of the face centre relative to the photo's typical tile."""
     grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
     n, h, w = grey.shape
-    corner = np.stack([cv2.resize(g[: int(h * 0.35), : int(w * 0.45)], (12, 12), interpolation=cv2.INTER_AREA) for g in grey]).reshape(n, -1)
+    corner = np.stack([cv2.resize(g[: int(h * 0.35), : int(w * 0.45)], (12, 12), interpolation=cv2.INTER_AREA)
+                       for g in grey]).reshape(n, -1)
     level = grey[:, h // 4: 3 * h // 4, w // 4: 3 * w // 4].mean(axis=(1, 2)) / 255.0
     level = level - np.median(level)
 
     def norm(a: np.ndarray) -> np.ndarray:
         a = a - a.mean(axis=1, keepdims=True)
-        return a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-6)
+        unit: np.ndarray = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-6)
+        return unit
 
     return norm(corner), level
 
@@ -133,13 +135,14 @@ def _features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _unit(rows: np.ndarray) -> np.ndarray:
     """Rows made zero-mean and unit-length, so a dot product is their correlation."""
     rows = rows - rows.mean(axis=1, keepdims=True)
-    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+    unit: np.ndarray = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-6)
+    return unit
 
 
 def _slide_all(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
     """The same as _slide in one matrix product: for small crops (half resolution), where one OpenCV call
     per face costs more in calls than in arithmetic. Each window's norm comes from integral images."""
-    n, h, w = grey.shape
+    n = grey.shape[0]
     th, tw = faces.shape[1:]
     if not n:
         return np.zeros((0, len(faces)), np.float32)
@@ -151,7 +154,8 @@ def _slide_all(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
     sums = [np.pad(a.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0))) for a in (g, g * g)]
     s1, s2 = (c[:, th:, tw:] - c[:, :-th, tw:] - c[:, th:, :-tw] + c[:, :-th, :-tw] for c in sums)
     spread = np.sqrt(np.maximum(s2 - s1 * s1 / (th * tw), 1e-6)).astype(np.float32).reshape(-1, 1)
-    return (dot / spread).reshape(n, py * px, -1).max(axis=1)
+    best: np.ndarray = (dot / spread).reshape(n, py * px, -1).max(axis=1)
+    return best
 
 
 def _slide(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
@@ -160,7 +164,7 @@ def _slide(grey: np.ndarray, faces: np.ndarray) -> np.ndarray:
     if not len(grey):
         return out
     n, h, w = grey.shape
-    th, tw = faces.shape[1:]
+    th = faces.shape[1]
     mosaic = np.ascontiguousarray(grey.reshape(n * h, w))
     rows = (np.arange(n)[:, None] * h + np.arange(h - th + 1)[None, :]).ravel()
     for k, face in enumerate(faces):
@@ -173,12 +177,13 @@ def _halved(grey: np.ndarray) -> np.ndarray:
     """(N, H, W) grey images at half size (2x2 means), for fast face matching."""
     n, h, w = grey.shape
     g = grey[:, : h // 2 * 2, : w // 2 * 2]
-    return g.reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
+    halved: np.ndarray = g.reshape(n, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
+    return halved
 
 
 def crops_of_context(rgb: np.ndarray, boxes: np.ndarray, context: float) -> np.ndarray:
     """Crops of the boxes grown by ``context``, at the classifier's scale per box unit."""
-    size = (int(round(CROP_H * context / CROP_CONTEXT)), int(round(CROP_W * context / CROP_CONTEXT)))
+    size = (round(CROP_H * context / CROP_CONTEXT), round(CROP_W * context / CROP_CONTEXT))
     return np.stack([crop_tile(rgb, b, context, size) for b in boxes])
 
 
@@ -186,7 +191,7 @@ def _templates(crops: np.ndarray) -> np.ndarray:
     """The central part of each face in grey, to slide over a query crop a few pixels each way."""
     grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
     _, h, w = grey.shape
-    dy, dx = int(round(h * 0.15)), int(round(w * 0.15))
+    dy, dx = round(h * 0.15), round(w * 0.15)
     return np.ascontiguousarray(grey[:, dy:h - dy, dx:w - dx])
 
 
@@ -312,7 +317,7 @@ class TileSet:
         cost = np.zeros((len(slots), len(slots)))  # rows past the tiles found: the missed tiles, free to take any face
         cost[: len(up)] = -np.nan_to_num(scores[up][:, slots], neginf=-1e9)
         given = slots[assign(cost)[: len(up)]]
-        out = probs.copy()
+        out: np.ndarray = probs.copy()
         for row, k in zip(up, given):
             want, was = index[k], top[row]
             out[row, want], out[row, was] = probs[row, was], probs[row, want]
@@ -344,7 +349,7 @@ class TileSet:
             best = best_of((best - step, best, best + step))
         return dets.with_(boxes=scaled(dets.boxes, best))
 
-    def fit(self, rgb: np.ndarray, plain: Detections, looks: "Callable[[], list[Detections]]", match: float | None = None) -> Detections:
+    def fit(self, rgb: np.ndarray, plain: Detections, looks: Callable[[], list[Detections]], match: float | None = None) -> Detections:
         """The boxes this set's faces fit best.
 
         Only when the set's faces already match the usual reading's boxes well (a photo of this set,
@@ -578,7 +583,8 @@ class Suggestion:
 
     def __str__(self) -> str:
         against = f", {self.current_name!r}'s {self.current:.2f}" if self.current_name else ""
-        return f"this photo looks like tile set {self.name!r} (its faces match {self.match:.2f}{against}): read it with --tileset {self.name}"
+        return (f"this photo looks like tile set {self.name!r} (its faces match {self.match:.2f}{against}): "
+                f"read it with --tileset {self.name}")
 
 
 def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = None,
@@ -602,11 +608,12 @@ def list_tilesets() -> list[str]:
     names = set()
     for base in (user_tileset_dir(), builtin_tileset_dir()):
         if base.is_dir():
-            names |= {p.parent.name for p in base.glob("*/tileset.json") if _NAME_RE.fullmatch(p.parent.name)}  # a folder no set may be named is not a set
+            # a folder no set may be named is not a set
+            names |= {p.parent.name for p in base.glob("*/tileset.json") if _NAME_RE.fullmatch(p.parent.name)}
     return sorted(names)
 
 
-def read_layout(path: "str | Path") -> list[list[str]]:
+def read_layout(path: str | Path) -> list[list[str]]:
     """The layout file: {"rows": [[code, ...], ...]} (or a bare list of rows), codes row by row."""
     try:
         data = load_json_file(path, "layout", max_bytes=MAX_META_BYTES)
@@ -725,7 +732,7 @@ class Calibration:
         """(N, H, W, 3) each tile as the classifier sees it, in layout order."""
         return crops_of(self.photo, self.boxes)
 
-    def with_code(self, index: int, code: str) -> "Calibration":
+    def with_code(self, index: int, code: str) -> Calibration:
         """The same calibration with tile ``index`` given ``code`` (swapping with the tile that had it)."""
         if code not in ALL_CODES or code == "XX":
             raise TileSetError(f"{code!r} is not a tile code; use codes like 1D, 9C, EW, RD, 1F")
@@ -735,7 +742,7 @@ class Calibration:
         codes[index] = code
         return Calibration(self.photo, self.photo_name, self.layout, self.boxes, tuple(codes))
 
-    def with_codes(self, codes: "list[str] | tuple[str, ...]") -> "Calibration":
+    def with_codes(self, codes: list[str] | tuple[str, ...]) -> Calibration:
         """The same tiles with the player's codes, one per tile, each code once."""
         if len(codes) != len(self.codes):
             raise TileSetError(f"give one code per tile: {len(self.codes)} tiles, {len(codes)} codes")
@@ -743,7 +750,7 @@ class Calibration:
         return Calibration(self.photo, self.photo_name, self.layout, self.boxes, tuple(str(c) for c in codes))
 
 
-def read_calibration(photo: "str | Path | np.ndarray", layout: list[list[str]], photo_name: str = "") -> Calibration:
+def read_calibration(photo: str | Path | np.ndarray, layout: list[list[str]], photo_name: str = "") -> Calibration:
     """Find the laid-out tiles of a calibration photo and pair them with the layout's codes, or say what is wrong."""
     layout = check_layout(layout)
     rgb = photo if isinstance(photo, np.ndarray) else load_photo(photo)
@@ -830,7 +837,8 @@ def set_destination(name: str, out_dir: Path | None = None, replace: bool = Fals
         raise TileSetError(f"{folder} is a file, not a tile set's folder: move it away or choose another name "
                            "(--replace never overwrites a file)")
     if (folder / "prototypes.npz").exists() and not replace:
-        raise TileSetError(f"a tile set named {name!r} already exists in {base}; choose another name, or add --replace to calibrate it again")
+        raise TileSetError(f"a tile set named {name!r} already exists in {base}; "
+                           "choose another name, or add --replace to calibrate it again")
     return base, folder
 
 
@@ -860,7 +868,7 @@ def _write_set(ts: TileSet, cal: Calibration, base: Path, folder: Path) -> Path:
     return folder
 
 
-def calibrate(name: str, photo: "str | Path", layout_path: "str | Path", out_dir: Path | None = None, seed: int = 0,
+def calibrate(name: str, photo: str | Path, layout_path: str | Path, out_dir: Path | None = None, seed: int = 0,
               replace: bool = False) -> tuple[TileSet, Path]:
     """Learn a set from a photo of one of each tile in the layout's rows, and save it."""
     set_destination(name, out_dir, replace)

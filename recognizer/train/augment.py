@@ -11,7 +11,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator, grey_p: float = 0.25,
 
     ``shuffle_p``: chance of permuting the colour channels, so a set printed in other inks still reads by shape.
     """
-    x = img.astype(np.float32)
+    x: np.ndarray = img.astype(np.float32)
     if rng.random() < shuffle_p:
         x = x[..., rng.permutation(3)]
     x = x * rng.uniform(0.65, 1.3) + rng.uniform(-30, 30)

@@ -121,9 +121,9 @@ class BonusCropSource:
     def batch(self, n: int, train: bool = True) -> tuple[np.ndarray, np.ndarray]:
         n_scene = round(n * SCENE_SHARE) if self.scene_crops is not None else 0
         made = [self.drawn() for _ in range(n - n_scene)]
-        if n_scene:
+        if n_scene and self.scene_crops is not None and self.scene_labels is not None:
             picks = self.rng.choice(len(self.scene_p), size=n_scene, p=self.scene_p)
-            made += [(self.scene_crops[i], int(self.scene_labels[i])) for i in picks]  # type: ignore[index]
+            made += [(self.scene_crops[i], int(self.scene_labels[i])) for i in picks]
         crops = np.stack([reader_crop(c, self.rng, train) for c, _ in made])
         return crops, np.array([label for _, label in made], np.int64)
 
@@ -145,7 +145,8 @@ def reader_crop(drawn: np.ndarray, rng: np.random.Generator, train: bool) -> np.
         small = cv2.resize(c, (max(4, round(BONUS_W * f)), max(4, round(BONUS_H * f))), interpolation=cv2.INTER_AREA)
         if rng.random() < 0.4:
             ok, enc = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 90))])
-            small = cv2.imdecode(enc, cv2.IMREAD_UNCHANGED) if ok else small
+            decoded = cv2.imdecode(enc, cv2.IMREAD_UNCHANGED) if ok else None
+            small = small if decoded is None else decoded
         c = cv2.resize(small, (BONUS_W, BONUS_H), interpolation=cv2.INTER_LINEAR)
     return photometric(c, rng)
 

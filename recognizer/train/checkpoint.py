@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import signal
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import torch
 
+Net = TypeVar("Net", bound=torch.nn.Module)
 
-def start(model: torch.nn.Module, init: str | None, lr: float, steps: int,
-          warm_up: float) -> tuple[torch.nn.Module, torch.optim.AdamW, torch.optim.lr_scheduler.OneCycleLR]:
+
+def start(model: Net, init: str | None, lr: float, steps: int,
+          warm_up: float) -> tuple[Net, torch.optim.AdamW, torch.optim.lr_scheduler.OneCycleLR]:
     """A run's network (from ``init`` weights when fine-tuning), AdamW and a one-cycle schedule over ``steps``."""
     if init:
         model.load_state_dict(torch.load(init, map_location="cpu"))
@@ -53,7 +56,7 @@ class Checkpoint:
     def optimise(self, loss: torch.Tensor, step: int) -> None:
         """One optimiser and schedule step on ``loss``; the run is then at ``step``."""
         self.opt.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward has no annotations
         self.opt.step()
         self.sched.step()
         self.step = step

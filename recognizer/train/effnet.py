@@ -64,8 +64,8 @@ class MBConv(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = F.relu6(self._bn0(self._expand_conv(x))) if self.has_expand else x
         y = F.relu6(self._bn1(self._depthwise_conv(y)))
-        y = self._bn2(self._project_conv(y))
-        return x + y if self.shortcut else y
+        projected: torch.Tensor = self._bn2(self._project_conv(y))
+        return x + projected if self.shortcut else projected
 
 
 class EfficientNetLite0(nn.Module):
@@ -112,6 +112,9 @@ def imagenet_weights_file() -> Path:
 class TileReader(nn.Module):
     """The classifier as shipped: a crop normalised as the product feeds it ((rgb/255 - 0.5) / 0.25) -> (logits over
     the classes, unit embedding of the pooled features, for a tile set's examples)."""
+
+    in_scale: torch.Tensor
+    in_shift: torch.Tensor
 
     def __init__(self, classes: int, mean: float = 0.5, std: float = 0.25) -> None:
         super().__init__()

@@ -21,7 +21,7 @@ def averaged(paths: list[Path]) -> dict[str, torch.Tensor]:
             for k, v in states[-1].items()}
 
 
-def export(weights: list[Path], name: str, out: Path, data_version: str, extra: dict) -> Path:
+def export(weights: list[Path], name: str, out: Path, data_version: str, extra: dict[str, object]) -> Path:
     """Write OUT/NAME.onnx and its sidecar from a weights file, or from the average of several (``averaged``)."""
     model = {"classifier": TileClassifier, "bonus": BonusReader, "detector": TileDetector}[name]()
     model.load_state_dict(averaged(weights))

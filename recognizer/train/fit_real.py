@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -50,7 +51,10 @@ def decode_pack(path: Path) -> dict[str, np.ndarray]:
 
     def one(i: int) -> np.ndarray:
         bgr = cv2.imdecode(jpeg[offsets[i]:offsets[i + 1]], cv2.IMREAD_COLOR)
-        return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+        if bgr is None:
+            raise ValueError(f"crop {i} of {path} is not a JPEG image: pack the crops again")
+        rgb: np.ndarray = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+        return rgb
 
     with ThreadPoolExecutor(8) as pool:
         images = np.stack(list(pool.map(one, range(len(offsets) - 1))))
@@ -210,7 +214,7 @@ def read(model: TileReader, images: torch.Tensor, idx: np.ndarray, tight: torch.
 
 
 def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, seconds: float, seed: int,
-        batch: int = 256, log: object = print, bonus_weight: float = 1.0) -> TileReader:
+        batch: int = 256, log: Callable[[str], object] = print, bonus_weight: float = 1.0) -> TileReader:
     """Train one reader without fold ``fold``'s real crops (-1: with every crop)."""
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     torch.manual_seed(seed)
@@ -224,7 +228,7 @@ def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, secon
                      pack["label"], bonus_weight)
     model = TileReader(len(CLASSES))
     load_imagenet(model.backbone, weights)
-    model = model.to(dev).to(memory_format=torch.channels_last)
+    model = model.to(dev).to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # torch's overloads of Module.to omit memory_format, which it takes
     opt = torch.optim.AdamW([{"params": model.backbone.parameters(), "lr": 5e-4},
                              {"params": model.head.parameters(), "lr": 2e-3}], weight_decay=0.05)
     base = [group["lr"] for group in opt.param_groups]
@@ -243,7 +247,7 @@ def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, secon
             logits = model(x)[0]
         loss = F.cross_entropy(logits.float(), labels[pick], label_smoothing=0.1)
         opt.zero_grad(set_to_none=True)
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward has no annotations
         opt.step()
         step += 1
         if step % 100 == 0 or step == 1:
@@ -258,7 +262,8 @@ def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, secon
             bonus = mine & np.isin(pack["label"][held], [CLASSES.index(c) for c in CLASSES if c[1:] in ("F", "S")])
             log(f"fold {fold} unseen {name}: top-1 {right[mine].mean():.3f} of {mine.sum()}; "
                 f"flowers/seasons {right[bonus].sum()}/{bonus.sum()}")
-    return model.cpu().eval()
+    trained: TileReader = model.cpu().eval()
+    return trained
 
 
 def main(argv: list[str] | None = None) -> int:

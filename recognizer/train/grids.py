@@ -19,7 +19,7 @@ def _face(crops: np.ndarray, labels: np.ndarray, nt: int, rng: np.random.Generat
             break
     ch, cw = CACHE_SIZE
     bw, bh = cw / CACHE_CONTEXT, ch / CACHE_CONTEXT
-    x0, y0 = int(round((cw - bw) / 2 + 0.1 * bw)), int(round((ch - bh) / 2 + 0.08 * bh))
+    x0, y0 = round((cw - bw) / 2 + 0.1 * bw), round((ch - bh) / 2 + 0.08 * bh)
     return crops[i, y0:int(y0 + bh * 0.84), x0:int(x0 + bw * 0.8)]
 
 
@@ -45,8 +45,8 @@ def grid_scene(crops: np.ndarray, labels: np.ndarray, nt: int, size: int, rng: n
                 for c in range(cols):
                     x0, y0 = bx + c * (tw + gap), y + r * (th + gap)
                     face = _face(crops, labels, nt, rng)
-                    tile = cv2.resize(face, (max(2, int(round(tw))), max(2, int(round(th)))), interpolation=cv2.INTER_AREA)
-                    xi, yi = int(round(x0)), int(round(y0))
+                    tile = cv2.resize(face, (max(2, round(tw)), max(2, round(th))), interpolation=cv2.INTER_AREA)
+                    xi, yi = round(x0), round(y0)
                     sx0, sy0 = max(0, xi), max(0, yi)
                     sx1, sy1 = min(size, xi + tile.shape[1]), min(size, yi + tile.shape[0])
                     if sx1 <= sx0 or sy1 <= sy0:
@@ -56,7 +56,7 @@ def grid_scene(crops: np.ndarray, labels: np.ndarray, nt: int, size: int, rng: n
                         cv2.rectangle(img, (xi, yi), (xi + tile.shape[1] - 1, yi + tile.shape[0] - 1), (int(rng.integers(90, 200)),) * 3, 1)
                     boxes.append([x0, y0, tile.shape[1], tile.shape[0]])
         y += rows * (th + gap) + float(rng.uniform(0.3, 1.2)) * th
-    grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    grey: np.ndarray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
     lo = float(rng.uniform(0, 90))
     grey = lo + grey * (255 - lo) / 255
     if rng.random() < 0.6:

@@ -12,19 +12,20 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from recognizer.evaluate import evaluate
 from scoring.tiles import BONUS_CODES
 
 
-def recall(per_class: dict, codes: tuple[str, ...]) -> float | None:
+def recall(per_class: dict[str, dict[str, float]], codes: tuple[str, ...]) -> float | None:
     """Share of the labelled tiles of ``codes`` read right: F1 * (labelled + read) / 2 gives the hits."""
     gt = sum(per_class.get(c, {}).get("gt", 0) for c in codes)
     hits = sum(per_class[c]["f1"] * (per_class[c]["gt"] + per_class[c]["pred"]) / 2 for c in codes if c in per_class)
     return round(hits / gt, 4) if gt else None
 
 
-def line(path: str, split: str) -> dict:
+def line(path: str, split: str) -> dict[str, Any]:
     s = evaluate(path, split)
     return {"dataset": path, "split": split, "f1": s["f1"], "detection_recall": s["detection_recall"],
             "bonus_accuracy": recall(s["per_class"], BONUS_CODES), "white_dragon_accuracy": recall(s["per_class"], ("WD",)),

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 from recognizer.labels import BONUS_LABELS, CLASSES
 
@@ -57,7 +57,8 @@ class BonusReader(nn.Module):
         self.head = nn.Linear(128, n_classes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x).mean(dim=(2, 3)))
+        logits: torch.Tensor = self.head(self.features(x).mean(dim=(2, 3)))
+        return logits
 
 
 class TileDetector(nn.Module):
@@ -76,9 +77,11 @@ class TileDetector(nn.Module):
         self.up4 = conv(32, 24, k=1)
         self.merge4 = conv(24, 24)
         self.out = nn.Conv2d(24, 5, 1)
-        nn.init.constant_(self.out.bias, 0.0)
+        bias = self.out.bias
+        assert bias is not None  # a Conv2d made with its default bias=True
+        nn.init.constant_(bias, 0.0)
         with torch.no_grad():
-            self.out.bias[0] = -2.19
+            bias[0] = -2.19
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x4 = self.s4(self.s2(x))
@@ -88,4 +91,5 @@ class TileDetector(nn.Module):
         y = x16 + F.interpolate(self.up16(x32), scale_factor=2.0, mode="nearest")
         y = self.merge8(x8 + F.interpolate(self.up8(y), scale_factor=2.0, mode="nearest"))
         y = self.merge4(x4 + F.interpolate(self.up4(y), scale_factor=2.0, mode="nearest"))
-        return self.out(y)
+        maps: torch.Tensor = self.out(y)
+        return maps

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 import random
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -71,7 +72,8 @@ def false_alarms(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     overlap = iou_matrix(b, boxes).max(axis=1) if len(boxes) else np.zeros(len(b))
     h, w = rgb.shape[:2]
     inside = (b[:, 0] > EDGE) & (b[:, 1] > EDGE) & (b[:, 0] + b[:, 2] < w - EDGE) & (b[:, 1] + b[:, 3] < h - EDGE)
-    return b[(overlap < FALSE_ALARM_IOU) & inside]
+    alarms: np.ndarray = b[(overlap < FALSE_ALARM_IOU) & inside]
+    return alarms
 
 
 def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0, mine: tuple[str, ...] = (),
@@ -88,7 +90,7 @@ def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: in
     """
     rng = random.Random(seed)
     for split in splits:
-        det: list[dict] = []
+        det: list[dict[str, Any]] = []
         crops: list[np.ndarray] = []
         labels: list[int] = []
         sources: list[str] = []

@@ -49,7 +49,7 @@ def quantize(model: Path, pack: Path, out: Path) -> Path:
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    class Reader(CalibrationDataReader):
+    class Reader(CalibrationDataReader):  # type: ignore[misc]  # onnxruntime has no type hints: its base class is Any
         def __init__(self) -> None:
             self.crops = PackCrops(pack)
 

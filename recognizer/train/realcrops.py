@@ -8,12 +8,17 @@ half a turn, side band below, above or beside the face), with shadows, on any ta
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 
 from recognizer.labels import CLASSES, NOT_A_TILE
 from recognizer.train.prepare import CACHE_CONTEXT, CACHE_SIZE, box_in_crop
 from scoring.tiles import BONUS_CODES
+
+if TYPE_CHECKING:
+    from pungchow_data.faces import TileStyle
 
 #: Sets kept drawn at once; one is replaced every ``SET_REFRESH`` crops (drawing a set takes ~0.6 s).
 SET_POOL = 24
@@ -24,7 +29,23 @@ NT_SHARE = 0.12
 BONUS_SHARE: float | None = None
 #: The tile codes other than flowers and seasons (and not-a-tile): what the rest of a ``BONUS_SHARE`` run draws from.
 OTHER_CODES = tuple(c for c in CLASSES if c not in BONUS_CODES and c != NOT_A_TILE)
-PRINT_CHARS = "東南西北中發白萬一二三四五六七八九梅蘭菊竹春夏秋冬的是在了不和有大這主中人上為們地個用工時要動國產以我到他會作來分生對於學下級就年階義發成部民可出能方進同行面說種過命度革而多子後自社加小機也經力線本電高量長黨得實家定深法表著水理化爭現所二起政三好十戰無農使性前等反體合斗路圖把結第里正新開論之物從當兩些還天資事隊批如應形想制心樣干都向變關點育重其思與間內去因件日利相由壓員氣業代全組數果期導平各基或月毛然問比展那它最及外沒看治提五解系林者米群頭意只明四道馬認次文通但條較克又公孔領軍流入接席位情運器並飛原油放立題質指建區驗活眾很教決特此常石強極土少已根共直團統式轉別造切九你取西持總料連任志觀調七麼山程百報更見必真保熱委手改管處己將修支識病象幾先老光專什六型具示復安帶每東增則完風回南廣勞輪科北打積車計給節做務被整聯步類集號列溫裝即毫知軸研單色堅據速防史拉世設達爾場織歷花受求傳口斷況采精金界品判參層止邊清至萬確究書術狀廠須離再目海交權且兒青才證低越際八試規斯近注辦布門鐵需走議縣兵固除般引齒千勝細影濟白格效置推空配刀葉率述今選養德話查差半敵始片施響收華覺備名紅續均藥標記難存測士身緊液派准斤角降維板許破述技消底床田勢端感往神便賀村構照容非搞亞磨族火段算適講按值美態黃易彪服早班麥削信排台聲該擊素張密害侯草何樹肥繼右屬市嚴徑螺檢左頁抗蘇顯苦英快稱壞移約巴材省黑武培著河帝僅針怎植京助升王眼她抓含苗副雜普談圍食射源例致酸舊卻充足短劃劑宣環落首尺波承粉踐府魚隨考刻靠夠滿夫失包住促枝局菌杆周護岩師舉曲春元超負砂封換太模貧減陽揚江析畝木言球朝醫校古呢稻宋聽唯輸滑站另衛字鼓剛寫劉微略范供阿塊某功套友限項余倒卷創律雨讓骨遠幫初皮播優占死毒圈偉季訓控激找叫雲互跟裂糧粒母練塞鋼頂策雙留誤礎吸阻故寸盾晚絲女散焊功株親院冷徹彈錯散商視藝滅版烈零室輕血倍缺厘泵察絕富城沖噴壤簡否柱李望盤磁雄似困鞏益洲脫投送奴側潤蓋揮距觸星松送獲興獨官混紀依未突架寬冬章濕偏紋吃執閥礦寨責熟穩奪硬價努翻奇甲預職評讀背協損棉侵灰雖矛厚羅泥辟告卵箱掌氧恩愛停曾溶營終綱孟錢待盡俄縮沙退陳討奮械載胞幼哪剝迫旋征槽倒握擔仍呀鮮吧卡粗介鑽逐弱腳怕鹽末陰豐霧冠丙街萊貝輻腸付吉滲瑞驚頓擠秒懸姆爛森糖聖凹陶詞遲蠶億矩"
+PRINT_CHARS = (
+    "東南西北中發白萬一二三四五六七八九梅蘭菊竹春夏秋冬的是在了不和有大這主中人上為們地個用工時要動國產以我到他會作來分生對於學下級就"
+    "年階義發成部民可出能方進同行面說種過命度革而多子後自社加小機也經力線本電高量長黨得實家定深法表著水理化爭現所二起政三好十戰無農使"
+    "性前等反體合斗路圖把結第里正新開論之物從當兩些還天資事隊批如應形想制心樣干都向變關點育重其思與間內去因件日利相由壓員氣業代全組數"
+    "果期導平各基或月毛然問比展那它最及外沒看治提五解系林者米群頭意只明四道馬認次文通但條較克又公孔領軍流入接席位情運器並飛原油放立題"
+    "質指建區驗活眾很教決特此常石強極土少已根共直團統式轉別造切九你取西持總料連任志觀調七麼山程百報更見必真保熱委手改管處己將修支識病"
+    "象幾先老光專什六型具示復安帶每東增則完風回南廣勞輪科北打積車計給節做務被整聯步類集號列溫裝即毫知軸研單色堅據速防史拉世設達爾場織"
+    "歷花受求傳口斷況采精金界品判參層止邊清至萬確究書術狀廠須離再目海交權且兒青才證低越際八試規斯近注辦布門鐵需走議縣兵固除般引齒千勝"
+    "細影濟白格效置推空配刀葉率述今選養德話查差半敵始片施響收華覺備名紅續均藥標記難存測士身緊液派准斤角降維板許破述技消底床田勢端感往"
+    "神便賀村構照容非搞亞磨族火段算適講按值美態黃易彪服早班麥削信排台聲該擊素張密害侯草何樹肥繼右屬市嚴徑螺檢左頁抗蘇顯苦英快稱壞移約"
+    "巴材省黑武培著河帝僅針怎植京助升王眼她抓含苗副雜普談圍食射源例致酸舊卻充足短劃劑宣環落首尺波承粉踐府魚隨考刻靠夠滿夫失包住促枝局"
+    "菌杆周護岩師舉曲春元超負砂封換太模貧減陽揚江析畝木言球朝醫校古呢稻宋聽唯輸滑站另衛字鼓剛寫劉微略范供阿塊某功套友限項余倒卷創律雨"
+    "讓骨遠幫初皮播優占死毒圈偉季訓控激找叫雲互跟裂糧粒母練塞鋼頂策雙留誤礎吸阻故寸盾晚絲女散焊功株親院冷徹彈錯散商視藝滅版烈零室輕血"
+    "倍缺厘泵察絕富城沖噴壤簡否柱李望盤磁雄似困鞏益洲脫投送奴側潤蓋揮距觸星松送獲興獨官混紀依未突架寬冬章濕偏紋吃執閥礦寨責熟穩奪硬價"
+    "努翻奇甲預職評讀背協損棉侵灰雖矛厚羅泥辟告卵箱掌氧恩愛停曾溶營終綱孟錢待盡俄縮沙退陳討奮械載胞幼哪剝迫旋征槽倒握擔仍呀鮮吧卡粗介"
+    "鑽逐弱腳怕鹽末陰豐霧冠丙街萊貝輻腸付吉滲瑞驚頓擠秒懸姆爛森糖聖凹陶詞遲蠶億矩"
+)
 LATIN_TEXT = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .,-"
 
 
@@ -41,11 +62,11 @@ class RealCropSource:
         if not self.styles:
             raise RuntimeError(f"none of the families {family_names} has its fonts on this machine")
         self.rng = rng
-        self.pool: list[tuple[object, dict[str, np.ndarray]]] = []
+        self.pool: list[tuple[TileStyle, dict[str, np.ndarray]]] = []
         self.drawn = 0
         self.nt = CLASSES.index(NOT_A_TILE)
 
-    def _set(self) -> tuple[object, dict[str, np.ndarray]]:
+    def _set(self) -> tuple[TileStyle, dict[str, np.ndarray]]:
         from pungchow_data.faces import render_faces
 
         rng = self.rng
@@ -60,7 +81,7 @@ class RealCropSource:
             return entry
         return self.pool[int(rng.integers(len(self.pool)))]
 
-    def next_set(self) -> tuple[object, dict[str, np.ndarray]]:
+    def next_set(self) -> tuple[TileStyle, dict[str, np.ndarray]]:
         """The set (style, faces) to draw the next crop from, counted toward the pool's refresh."""
         entry = self._set()
         self.drawn += 1
@@ -88,12 +109,11 @@ def unknown_styles(names: list[str]) -> list[str]:
     return [n for n in names if n not in STYLES and n not in FAMILY_STYLES]
 
 
-def another_set(style: object, rng: np.random.Generator) -> object:
+def another_set(style: TileStyle, rng: np.random.Generator) -> TileStyle:
     """Another physical set of a style: a family draws its fonts, inks and drawings again; a classic style
     (named beside the families) keeps its drawings on another body in other inks."""
-    from pungchow_data.faces import TileStyle, family_variant, recoloured
+    from pungchow_data.faces import family_variant, recoloured
 
-    assert isinstance(style, TileStyle)
     return family_variant(style, rng) if style.family else recoloured(style, rng)
 
 
@@ -114,20 +134,21 @@ def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     else:
         img = np.broadcast_to(base, (h, w, 3)).copy()
     img = img + rng.normal(0, rng.uniform(2, 10), (h, w, 3))
-    return np.clip(img, 0, 255).astype(np.uint8)
+    patch: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return patch
 
 
-def _sprite(face: np.ndarray, style: object, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def _sprite(face: np.ndarray, style: TileStyle, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """The tile as seen: the face and a band of its side (face layer, then back colour), RGB and alpha."""
     fh, fw = face.shape[:2]
     band = int(fh * rng.uniform(0.0, 0.35)) if rng.random() < 0.8 else 0
     side = str(rng.choice(["below", "above", "left", "right"], p=[0.55, 0.15, 0.15, 0.15]))
-    face_rgb = np.array(getattr(style, "face_rgb"), np.float32)
-    back_rgb = np.array(getattr(style, "back_rgb"), np.float32)
+    face_rgb = np.array(style.face_rgb, np.float32)
+    back_rgb = np.array(style.back_rgb, np.float32)
     shade = rng.uniform(0.55, 0.85)
     if side in ("below", "above"):
         strip = np.zeros((band, fw, 3), np.float32)
-        split = int(band * getattr(style, "face_layer"))
+        split = int(band * style.face_layer)
         strip[:split] = face_rgb * shade
         strip[split:] = back_rgb * shade
         if side == "above":
@@ -138,7 +159,7 @@ def _sprite(face: np.ndarray, style: object, rng: np.random.Generator) -> tuple[
     else:
         band = int(band * 0.6)
         strip = np.zeros((fh, band, 3), np.float32)
-        split = int(band * getattr(style, "face_layer"))
+        split = int(band * style.face_layer)
         strip[:, :split] = face_rgb * shade
         strip[:, split:] = back_rgb * shade
         if side == "left":
@@ -172,9 +193,9 @@ def _paste(canvas: np.ndarray, rgb: np.ndarray, alpha: np.ndarray, box: tuple[fl
     """Warp a sprite into ``box`` (x, y, w, h) with a little perspective, cast a soft shadow, composite."""
     h, w = rgb.shape[:2]
     x, y, bw, bh = box
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]])
-    dst += rng.uniform(-perspective, perspective, (4, 2)).astype(np.float32) * np.float32([bw, bh])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]], np.float32)
+    dst += rng.uniform(-perspective, perspective, (4, 2)).astype(np.float32) * np.array([bw, bh], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     H, W = canvas.shape[:2]
     warped = cv2.warpPerspective(rgb, m, (W, H), flags=cv2.INTER_AREA)
@@ -186,7 +207,7 @@ def _paste(canvas: np.ndarray, rgb: np.ndarray, alpha: np.ndarray, box: tuple[fl
     canvas[:] = np.clip(out, 0, 255).astype(np.uint8)
 
 
-def tile_crop(rng: np.random.Generator, style: object, faces: dict[str, np.ndarray], code: str,
+def tile_crop(rng: np.random.Generator, style: TileStyle, faces: dict[str, np.ndarray], code: str,
               size: tuple[int, int] = CACHE_SIZE) -> np.ndarray:
     """A crop of one tile of ``code`` (cache-sized unless ``size`` says otherwise), its neighbours often touching it."""
     ch, cw = size
@@ -204,7 +225,7 @@ def tile_crop(rng: np.random.Generator, style: object, faces: dict[str, np.ndarr
     return np.ascontiguousarray(crop[::-1, ::-1]) if rng.random() < 0.5 else crop
 
 
-def close_up(rng: np.random.Generator, style: object, faces: dict[str, np.ndarray], code: str,
+def close_up(rng: np.random.Generator, style: TileStyle, faces: dict[str, np.ndarray], code: str,
              width: float) -> tuple[np.ndarray, np.ndarray]:
     """A photo of one tile ``width`` px wide at its centre (with its neighbours, side and shadow, either way up),
     and its (1, 4) box: how a close-up of a tile reaches the pipeline."""
@@ -214,7 +235,7 @@ def close_up(rng: np.random.Generator, style: object, faces: dict[str, np.ndarra
     return rgb, box
 
 
-def not_a_tile(rng: np.random.Generator, entry: tuple[object, dict[str, np.ndarray]], size: tuple[int, int] = CACHE_SIZE) -> np.ndarray:
+def not_a_tile(rng: np.random.Generator, entry: tuple[TileStyle, dict[str, np.ndarray]], size: tuple[int, int] = CACHE_SIZE) -> np.ndarray:
     """Printed text, dice pips, table clutter, a tile's side or a crop between two tiles."""
     style, faces = entry
     ch, cw = size
@@ -238,8 +259,8 @@ def not_a_tile(rng: np.random.Generator, entry: tuple[object, dict[str, np.ndarr
         codes = list(faces)
         rgb, a = _sprite(faces[codes[int(rng.integers(len(codes)))]], style, rng)
         side = np.zeros((20, 96, 3), np.float32)
-        side[:10] = np.array(getattr(style, "face_rgb"), np.float32) * rng.uniform(0.6, 0.9)
-        side[10:] = np.array(getattr(style, "back_rgb"), np.float32) * rng.uniform(0.6, 0.9)
+        side[:10] = np.array(style.face_rgb, np.float32) * rng.uniform(0.6, 0.9)
+        side[10:] = np.array(style.back_rgb, np.float32) * rng.uniform(0.6, 0.9)
         _paste(canvas, side, np.ones((20, 96), np.float32), (x - bw * 0.2, y + bh * rng.uniform(0.2, 0.7), bw * 1.4, bh * 0.25), rng)
     else:  # between two tiles: half of each
         codes = list(faces)

@@ -21,6 +21,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -131,7 +132,7 @@ def book_tiles(root: Path, rng: np.random.Generator) -> Iterator[Crop]:
             yield Crop(_cut(rgb, *_upright(*box)), NT, BOOK, fold)
 
 
-def book_rows(label: dict[str, object]) -> list[dict[str, list[object]]]:
+def book_rows(label: dict[str, Any]) -> list[dict[str, Any]]:
     """A book photo's rows of tiles: one hand's, or every hand's of a settling layout."""
     hands = label.get("hands")
     return [row for hand in (hands if isinstance(hands, list) else [label]) for row in hand["rows"]]

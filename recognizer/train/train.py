@@ -22,6 +22,7 @@ import math
 import pickle
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -56,14 +57,16 @@ QUARTER_TURN = 0.0
 TILT = 0.0
 
 
-def _load(cache: str, split: str) -> dict:
+def _load(cache: str, split: str) -> dict[str, Any]:
     with open(Path(cache) / f"{split}.pkl", "rb") as f:
-        return pickle.load(f)
+        data: dict[str, Any] = pickle.load(f)
+    return data
 
 
 def _weights(sources: list[str]) -> np.ndarray:
     w = np.array([LEO_WEIGHT if "leo" in s.lower() else 1.0 for s in sources])
-    return w / w.sum()
+    share: np.ndarray = w / w.sum()
+    return share
 
 
 # --- classifier -----------------------------------------------------------------------------
@@ -152,8 +155,8 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
         idx = rng.choice(len(p), size=batch - n_real, p=p)
         imgs = classifier_batch(tr["crops"], idx, rng, True)
         labels = tr["labels"][idx]
-        if n_real:
-            made = [real.sample() for _ in range(n_real)]  # type: ignore[union-attr]
+        if n_real and real is not None:
+            made = [real.sample() for _ in range(n_real)]
             extra = classifier_batch(np.stack([m[0] for m in made]), np.arange(n_real), rng, True)
             imgs = np.concatenate([imgs, extra])
             labels = np.concatenate([labels, np.array([m[1] for m in made], np.int64)])
@@ -170,6 +173,13 @@ def train_classifier(cache: str, steps: int, out: str, batch: int = 64, seed: in
             last = time.time()
     ckpt.save()
     print(f"classifier done in {time.time() - t0:.0f}s", flush=True)
+
+
+def _norm(layer: torch.nn.Sequential) -> tuple[torch.nn.BatchNorm2d, torch.Tensor, torch.Tensor]:
+    """A folded convolution's batch norm with its running mean and variance (such a norm always tracks them)."""
+    bn = layer[1]
+    assert isinstance(bn, torch.nn.BatchNorm2d) and bn.running_mean is not None and bn.running_var is not None
+    return bn, bn.running_mean, bn.running_var
 
 
 def load_onnx_weights(model: torch.nn.Module, path: str, sample: torch.Tensor) -> None:
@@ -194,7 +204,8 @@ def load_onnx_weights(model: torch.nn.Module, path: str, sample: torch.Tensor) -
     for name, tensor in model.state_dict().items():  # linear layers keep their names in the ONNX file; folded convolutions do not
         if name in init and tuple(init[name].shape) == tuple(tensor.shape):
             tensor.copy_(torch.from_numpy(init[name].copy()))
-    layers, biases = [], []
+    layers: list[torch.nn.Sequential] = []
+    biases: list[torch.Tensor] = []
     for node, conv in zip(convs, targets):
         conv.weight.data = torch.from_numpy(init[node.input[1]].copy())
         bias = torch.from_numpy(init[node.input[2]].copy()) if len(node.input) > 2 else torch.zeros(conv.out_channels)
@@ -206,9 +217,9 @@ def load_onnx_weights(model: torch.nn.Module, path: str, sample: torch.Tensor) -
     stats: list[tuple[torch.Tensor, torch.Tensor]] = []
     hooks = [layer[0].register_forward_hook(lambda m, i, o: stats.append((o.mean((0, 2, 3)), o.var((0, 2, 3))))) for layer in layers]
     for layer, b in zip(layers, biases):  # identity norms plus the folded bias: the ONNX network exactly
-        bn = layer[1]
-        bn.running_mean.zero_()
-        bn.running_var.fill_(1 - bn.eps)
+        bn, running_mean, running_var = _norm(layer)
+        running_mean.zero_()
+        running_var.fill_(1 - bn.eps)
         bn.weight.data.fill_(1.0)
         bn.bias.data = b.clone()
     model.eval()
@@ -217,16 +228,16 @@ def load_onnx_weights(model: torch.nn.Module, path: str, sample: torch.Tensor) -
     for h in hooks:
         h.remove()
     for layer, b, (mean, var) in zip(layers, biases, stats):
-        bn = layer[1]
+        bn, running_mean, running_var = _norm(layer)
         std = torch.sqrt(var + bn.eps)
-        bn.running_mean.copy_(mean)
-        bn.running_var.copy_(var)
+        running_mean.copy_(mean)
+        running_var.copy_(var)
         bn.weight.data = std.clone()
         bn.bias.data = mean + b
 
 
 @torch.no_grad()
-def evaluate_classifier(model: TileClassifier, data: dict, rng: np.random.Generator) -> str:
+def evaluate_classifier(model: TileClassifier, data: dict[str, Any], rng: np.random.Generator) -> str:
     model.eval()
     res = {}
     srcs = np.array(["leo" if "leo" in s.lower() else "synth" for s in data["sources"]])
@@ -264,14 +275,17 @@ def _gaussian(hm: np.ndarray, cx: float, cy: float, sx: float, sy: float) -> Non
 SECOND_LOOK_SIZES = (0.5, 1.15)
 
 
-def detector_sample(item: dict, rng: np.random.Generator, second_look: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def detector_sample(item: dict[str, Any], rng: np.random.Generator, second_look: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """One augmented DET_CROP square and its boxes (x, y, w, h) in crop pixels.
 
     Most samples are the photo at the first look's scale (0.6-1.6 times it). A ``second_look`` share of them are
     scaled as the second look scales a photo of small tiles (``detect.second_look``), from the pixels the cache
     keeps (``prepare --det-long-side``): without them the detector learnt those tiles only from blurred enlargements.
     """
-    img = cv2.cvtColor(cv2.imdecode(np.frombuffer(item["jpg"], np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    bgr = cv2.imdecode(np.frombuffer(item["jpg"], np.uint8), cv2.IMREAD_COLOR)
+    if bgr is None:
+        raise ValueError("a cached detector image is not a JPEG: run prepare again")
+    img = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
     boxes = item["boxes"].copy()
     first_look = DETECT_LONG_SIDE / item.get("long_side", DETECT_LONG_SIDE)
     if second_look and len(boxes) and rng.random() < second_look:
@@ -374,7 +388,7 @@ def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int =
         l_reg = (F.l1_loss(y[:, 1:], reg_t, reduction="none") * mask_t).sum() / mask_t.sum().clamp(min=1)
         loss = l_hm + l_reg
         opt.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward has no annotations
         opt.step()
         sched.step()
         if step % 100 == 0 or step == steps:
