@@ -24,6 +24,7 @@ from scoring.errors import PungChowError
 from scoring.hand import FLAGS
 from scoring.tiles import ALL_CODES, BONUS_CODES, WINDS, Wind
 from webapp import review as rv
+from webapp import state
 from webapp.drawing import box_colour, tile_crop, tile_face, tile_face_png, tile_row
 from webapp.photos import Photo
 from webapp.widgets import bring_into_view
@@ -136,11 +137,13 @@ def edit(slot: Slot, change: Callable[..., rv.Review], *args: Any) -> None:
     st.session_state[slot.review] = after
 
 
-def undo(slot: Slot) -> None:
-    """Take back the last correction: the review is as it was before it, its log without it."""
+def undo(slot: Slot, where: str = "fix") -> None:
+    """Take back the last correction: the review is as it was before it, its log without it. The page may grow above
+    the button (a hand complete again shows its score at the top), so what was taken back is brought on screen."""
     stack: list[rv.Review] = st.session_state.get(undo_key(slot)) or []
     if not stack:
         return
+    st.session_state[state.SCROLL_TO] = f"said-{slot.prefix}-{where}"
     undone: rv.Review = st.session_state[slot.review]
     st.session_state[slot.review] = stack.pop()
     last = undone.corrections[-1].to_dict() if undone.corrections else None
@@ -323,11 +326,13 @@ def check_first(slot: Slot, review: rv.Review) -> None:
 def said(slot: Slot, where: str) -> None:
     """What the last tap did, shown where the player is looking, with *Undo* beside it while there is a correction to take back."""
     message = st.session_state.get(f"{slot.prefix}_said")
-    if message:
-        kind, text = message
-        (st.error if kind == "error" else st.success)(text)
-    if st.session_state.get(undo_key(slot)):
-        st.button("Undo the last correction", key=slot.key("undo", where), on_click=undo, args=(slot,), icon=":material/undo:")
+    with st.container(key=f"said-{slot.prefix}-{where}"):
+        if message:
+            kind, text = message
+            (st.error if kind == "error" else st.success)(text)
+        if st.session_state.get(undo_key(slot)):
+            st.button("Undo the last correction", key=slot.key("undo", where), on_click=undo, args=(slot, where), icon=":material/undo:")
+    bring_into_view(f"said-{slot.prefix}-{where}")
 
 
 def palette(slot: Slot, name: str, action: Callable[[str], tuple[Any, ...]]) -> None:
