@@ -244,20 +244,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser("classify", help="name single-tile images (one tile per image): code, confidence, top 3")
     p.add_argument("images", nargs="+", metavar="IMAGE")
-    p.add_argument("--tileset", metavar="NAME")
+    p.add_argument("--tileset", metavar="NAME", help="a calibrated or learnt tile set of the player's own (see `pungchow tileset list`)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_classify)
 
     p = sub.add_parser("photo", help="recognize a photo, then score the hand it shows")
     p.add_argument("photo", nargs="?", help="a JPEG or PNG photo of the finished hand (default: the sample photo shipped with pungchow)")
-    p.add_argument("--tileset", metavar="NAME")
+    p.add_argument("--tileset", metavar="NAME", help="a calibrated or learnt tile set of the player's own (see `pungchow tileset list`)")
     add_score_options(p)
     p.set_defaults(func=_photo)
 
     p = sub.add_parser("evaluate", help="tile precision/recall/F1, confusions, hand match and latency on a labelled dataset")
     p.add_argument("dataset", help="a dataset folder (images/ + annotations.json)")
     p.add_argument("--split", default="test", help="train, val, test or all (default test)")
-    p.add_argument("--tileset", metavar="NAME")
+    p.add_argument("--tileset", metavar="NAME", help="a calibrated or learnt tile set of the player's own (see `pungchow tileset list`)")
     p.add_argument("--limit", type=positive_int, help="only the first N images (N at least 1)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_evaluate)

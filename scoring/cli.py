@@ -71,6 +71,8 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
     """Read the hand from notation, or from a JSON file when ``text`` names one."""
+    if not text.strip():
+        raise NotationError("the hand is empty: give hand notation (e.g. 1C2C3C 4D5D6D ...) or the path of a hand JSON file")
     path = Path(text)
     if text.endswith(".json") or _names_a_file(path):
         if not _names_a_file(path) or path.is_dir():
@@ -138,10 +140,7 @@ def _score(args: argparse.Namespace) -> int:
 
 def _rules(args: argparse.Namespace) -> int:
     if args.name is not None:
-        rule_set = get_rule_set(args.name)
-        if not args.table:
-            raise PungChowError("pungchow rules NAME prints that rule set's value table: add --table")
-        print(rule_set.value_table())
+        print(get_rule_set(args.name).value_table())  # NAME alone asks for its values: --table says the same
         return 0
     if args.table:
         raise PungChowError("--table prints one rule set's values: name it, e.g. pungchow rules harr-1922 --table")

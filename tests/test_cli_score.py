@@ -135,3 +135,10 @@ def test_an_option_no_rule_set_knows_is_an_error_with_rules_all(capsys: pytest.C
 def test_rules_all_passes_each_book_only_the_options_it_knows(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "score", BRIEF_HAND, "--rules", "all", "--option", "mah_jongg=20", "--option", "flowers=no")
     assert code == 0 and "side by side" in out
+
+
+def test_an_empty_hand_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty argument is no file name: the message says the hand is empty, not that there is no file at ''."""
+    code, out, err = run(capsys, "score", "")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "the hand is empty" in err and "no hand file" not in err

@@ -76,9 +76,10 @@ def test_a_limit_hand_is_listed_as_the_limit(capsys: pytest.CaptureFixture[str])
     assert get_rule_set("chinese-classical").rules
 
 
-def test_table_needs_a_name_and_a_name_needs_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_table_needs_a_name_and_a_name_alone_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--table"]) == 2
     assert "name it" in capsys.readouterr().err
-    assert main(["rules", "harr-1922"]) == 2
+    assert main(["rules", "harr-1922"]) == 0
+    assert capsys.readouterr().out == printed_table(capsys, "harr-1922")
     assert main(["rules", "nonesuch", "--table"]) == 2
     assert "unknown rule set" in capsys.readouterr().err
