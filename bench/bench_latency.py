@@ -174,8 +174,32 @@ def laid_out_whole_set() -> Iterator[None]:
         scene.random_layout = kept
 
 
-def render_whole_set(out: Path, seed: int = 0) -> int:
-    """Write a phone-sized JPEG of a whole set; how many tiles it labels (those the camera sees)."""
+@dataclass(frozen=True)
+class Drawn:
+    """The tiles a rendered photo shows: boxes (x, y, w, h, in its pixels) and codes."""
+
+    boxes: np.ndarray
+    codes: tuple[str, ...]
+
+    def read_right(self, res: Recognition, size: tuple[int, int]) -> int:
+        """How many drawn tiles have a box read as their face (IoU >= 0.5, each box used once)."""
+        from recognizer.detect import iou_matrix
+
+        if not len(res.detections):
+            return 0
+        iou = iou_matrix(self.boxes, res.boxes_at(*size))
+        used: set[int] = set()
+        right = 0
+        for i, code in enumerate(self.codes):
+            k = int(iou[i].argmax())
+            if iou[i, k] >= 0.5 and k not in used:
+                used.add(k)
+                right += res.detections.code(k) == code
+        return right
+
+
+def render_whole_set(out: Path, seed: int = 0) -> Drawn:
+    """Write a phone-sized JPEG of a whole set; the tiles it labels (those the camera sees)."""
     from pungchow_data.faces import STYLES
     from pungchow_data.scene import IMAGE_SIZE_P, IMAGE_SIZES, render_scene
 
@@ -187,7 +211,8 @@ def render_whole_set(out: Path, seed: int = 0) -> int:
     with laid_out_whole_set():
         drawn = render_scene(np.random.default_rng(seed), STYLES[SET_STYLE], "whole-set", scale=PHONE_SCALE)
     cv2.imwrite(str(out), drawn.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    return len(drawn.record.tiles)
+    tiles = drawn.record.tiles
+    return Drawn(np.array([t.bbox for t in tiles], np.float32).reshape(-1, 4), tuple(t.code for t in tiles))
 
 
 @contextlib.contextmanager
@@ -242,8 +267,11 @@ def run_cases(folder: Path, pairs: int, sample: Path = SAMPLE, whole_set: bool =
     cases = [alternate("12 MP sample", photo, lambda: recognize(photo), pairs)]
     if whole_set:
         set_photo = folder / "whole-set-12mp.jpg"
-        labelled = render_whole_set(set_photo)
-        cases.append(alternate(f"12 MP whole set ({labelled} tiles drawn)", set_photo, lambda: recognize(set_photo), pairs))
+        drawn = render_whole_set(set_photo)
+        res = recognize(set_photo)
+        right = drawn.read_right(res, res.photo_size or res.size)
+        cases.append(alternate(f"12 MP whole set ({len(drawn.codes)} tiles drawn)", set_photo, lambda: recognize(set_photo), pairs,
+                               f"{right} of {len(drawn.codes)} drawn tiles read as their face (IoU >= 0.5), style {SET_STYLE}"))
     if sets:
         with_set = recognize(photo, "pungchow-1922")
         cases.append(alternate("12 MP sample, tile set pungchow-1922", photo, lambda: recognize(photo, "pungchow-1922"), pairs,
