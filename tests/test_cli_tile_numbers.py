@@ -57,3 +57,12 @@ def test_photo_json_keeps_the_note_off_the_json(capsys: pytest.CaptureFixture[st
     captured = capsys.readouterr()
     assert json.loads(captured.out)["total"] == 112
     assert "won by: not given" in captured.err
+
+
+def test_recognize_says_where_it_wrote_the_overlay(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--overlay names the file it wrote, on stderr, so --json on stdout stays JSON."""
+    out = tmp_path / "overlay.png"
+    assert main(["recognize", str(SAMPLE_PHOTO), "--json", "--overlay", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert out.is_file() and json.loads(captured.out)["tiles"]
+    assert f"overlay: {out}" in captured.err
