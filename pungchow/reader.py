@@ -92,6 +92,7 @@ def _recognize(args: argparse.Namespace) -> int:
     res = recognize(rgb, args.tileset, photo_size=own_size)
     if args.overlay:
         draw_overlay(rgb, res, args.overlay)
+        print(f"overlay: {args.overlay} (the photo with each tile's box, number and code as the page shows them)", file=sys.stderr)
     _print_recognition(res, args.json, won_by_given=False)
     _offer_tileset(rgb, res, args.tileset)
     return 0

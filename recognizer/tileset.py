@@ -670,8 +670,9 @@ def match_layout(dets: Detections, layout: list[list[str]]) -> list[tuple[int, s
         if r == len(rows):
             counts = [len(x) for x in photo_rows(dets)]
             raise TileSetError(
-                f"the photo's rows hold {counts} tiles but the layout wants {[len(x) for x in layout]}; "
-                "photograph the tiles in the layout's rows, with a clear gap between rows, on a plain background")
+                f"the reader found rows of {counts} tiles in the photo (what it boxed, not what the photo may hold) but the "
+                f"layout lists rows of {[len(x) for x in layout]}; photograph the tiles in the layout's rows, with a clear "
+                "gap between rows, on a plain background")
         pairs += list(zip(rows[r], want))
         r += 1
     return pairs

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -81,7 +82,7 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
         if ignored:
             raise NotationError(f"the hand file {text} says how the hand was won and where its player sat, so {', '.join(ignored)} "
                                 "would be ignored: edit the file, or type the hand in notation with those options")
-        return Hand.from_dict(load_json_file(path, "hand"))
+        return Hand.from_dict(hand_of_record(load_json_file(path, "hand"), text))
     return Hand.parse(
         check_notation_length(text),
         winning_tile=args.winning,
@@ -91,6 +92,20 @@ def hand_from_args(text: str, args: argparse.Namespace) -> Hand:
         winner=not args.loser,
         flags=frozenset(args.flag),
     )
+
+
+def hand_of_record(data: Any, name: str) -> Any:
+    """A hand file's JSON: the hand itself, or the hand inside ``pungchow recognize --json``'s record of a photo (its
+    tiles, boxes and groups beside it), with a word on stderr where that record assumed how the hand was won."""
+    if not (isinstance(data, dict) and "tiles" in data and "hand" in data):
+        return data
+    if data["hand"] is None:
+        raise NotationError(f"the recognition in {name} holds no hand (its tiles do not make one): correct its tiles on the "
+                            "page, or type the hand in notation")
+    if data.get("won_by_assumed") is True:
+        print(f"pungchow: {name} is a photo's recognition, which took the hand as won off a discard without being told; "
+              "edit its hand's won_by if it came from the wall", file=sys.stderr)
+    return data["hand"]
 
 
 #: The options a typed hand takes and a hand file holds itself (each: whether it was given).

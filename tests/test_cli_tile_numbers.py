@@ -57,3 +57,26 @@ def test_photo_json_keeps_the_note_off_the_json(capsys: pytest.CaptureFixture[st
     captured = capsys.readouterr()
     assert json.loads(captured.out)["total"] == 112
     assert "won by: not given" in captured.err
+
+
+def test_recognize_says_where_it_wrote_the_overlay(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--overlay names the file it wrote, on stderr, so --json on stdout stays JSON."""
+    out = tmp_path / "overlay.png"
+    assert main(["recognize", str(SAMPLE_PHOTO), "--json", "--overlay", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert out.is_file() and json.loads(captured.out)["tiles"]
+    assert f"overlay: {out}" in captured.err
+
+
+def test_score_takes_the_hand_of_a_recognitions_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`recognize --json` written to a file scores as its hand (112), saying that the record assumed the win off a discard."""
+    record = tmp_path / "rec.json"
+    record.write_text(json.dumps(recognised(capsys)))
+    assert main(["score", str(record), "--rules", "harr-1922"]) == 0
+    captured = capsys.readouterr()
+    assert "= 112" in captured.out and "won off a discard without being told" in captured.err
+    data = json.loads(record.read_text())
+    data["hand"] = None
+    record.write_text(json.dumps(data))
+    assert main(["score", str(record), "--rules", "harr-1922"]) == 2
+    assert "holds no hand" in capsys.readouterr().err

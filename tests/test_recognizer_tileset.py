@@ -80,7 +80,7 @@ def test_bad_layout_and_unknown_set_say_what_to_do(tmp_path: Path, monkeypatch: 
         calibrate("x", SOURCE / "illustration_1.jpg", bad)
     wrong = tmp_path / "wrong.json"
     wrong.write_text(json.dumps({"rows": [["1D", "2D", "3D"], ["4D", "5D", "6D"], ["7D", "8D", "9D"], ["1C", "2C", "3C"]]}))
-    with pytest.raises(TileSetError, match="rows hold"):
+    with pytest.raises(TileSetError, match="the reader found rows of"):
         calibrate("x", SOURCE / "illustration_1.jpg", wrong)
     with pytest.raises(TileSetError, match="tileset add"):
         load_tileset("no-such-set")

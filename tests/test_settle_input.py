@@ -201,3 +201,12 @@ def test_cli_table_file_that_is_not_utf8_is_one_line_and_exit_2(tmp_path: Path, 
 def test_cli_folder_instead_of_table_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["settle", str(tmp_path)]) == 2
     assert "no table file" in capsys.readouterr().err
+
+
+def test_the_settle_text_reads_every_hand_down_to_its_score(capsys: pytest.CaptureFixture[str]) -> None:
+    """Losers' hands pay too: the text shows each hand the table gave, its lines and its total, before the payments."""
+    assert main(["settle", str(TABLES / "hands-harr-1922.json")]) == 0
+    out = capsys.readouterr().out
+    assert out.index("Cy's hand, harr-1922:") < out.index("payments:")
+    assert "three WW (heads, exposed)" in out and "= 8 after 1 double" in out
+    assert "Di's hand, harr-1922: (1C2C3C) (4C5C6C) (7C8C9C) (1D2D3D) 5B" in out

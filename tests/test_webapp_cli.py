@@ -74,3 +74,17 @@ def test_stopping_the_app_leaves_nothing_serving(tmp_path: Path, stop: int) -> N
         for pid in streamlit:  # a failing run leaves nothing behind either
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_busy_port_is_one_line_with_the_way_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Something already listens on the port: the command says so and which --port to try, and starts nothing."""
+    from pungchow.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        number = taken.getsockname()[1]
+        assert main(["app", "--port", str(number), "--address", "127.0.0.1", "--db", str(tmp_path / "h.db")]) == 2
+    err = capsys.readouterr().err
+    assert f"port {number} on 127.0.0.1 is in use" in err and f"--port {number + 1}" in err
+    assert not (tmp_path / "h.db").exists()

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
 from types import FrameType
 
 from scoring.argtypes import address, port
+from scoring.errors import PungChowError
 from webapp.history import default_db_path
 from webapp.photos import SERVER_UPLOAD_MB
 
@@ -85,12 +88,27 @@ def stop_server(proc: subprocess.Popen[bytes], grace_s: float = GRACE_S) -> None
     proc.wait()
 
 
+def check_port_free(address: str, number: int) -> None:
+    """Refuse, in one line with the way out, a port something else already serves on (Streamlit would say less)."""
+    host = "" if address in ("0.0.0.0", "::") else address
+    try:
+        for family, kind, proto, _, where in socket.getaddrinfo(host or None, number, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE):
+            with socket.socket(family, kind, proto) as probe:
+                probe.bind(where)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise PungChowError(f"port {number} on {address} is in use (another pungchow app, or another program): "
+                                f"start with --port {number + 1 if number < 65535 else 8502}, or stop the other one") from None
+        raise
+
+
 def _app(args: argparse.Namespace) -> int:
     """Serve the page until it stops, or until this process is told to stop: then no part of it keeps serving.
 
     Streamlit runs in its own process group, so a SIGTERM, SIGHUP or Ctrl-C sent to ``pungchow app``
     reaches Streamlit and whatever it started, and nothing is left holding the port.
     """
+    check_port_free(args.address, args.port)
     command = streamlit_command(args)
     print(f"pungchow: history in {streamlit_env(args)['PUNGCHOW_DB']}; open http://{args.address}:{args.port}", file=sys.stderr)
     previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}

@@ -42,6 +42,9 @@ def render(settlement: Settlement) -> str:
     out.append("scores: " + "; ".join(_player_label(settlement, n) for n in settlement.names))
     if table.incident is not None:
         out.append(f"incident: {table.incident.kind.value}")
+    for player in table.players:  # each hand the table gave, winner's and losers' alike, read down to its score
+        if player.detail is not None:
+            out.append(f"{player.name}'s hand, " + player.detail.explain().replace("\n", "\n  "))
     out.append("payments:")
     out += [f"  {p.payer} pays {p.payee} {p.amount}: {p.reason}  [{p.citation}]" for p in settlement.payments]
     if not settlement.payments:
