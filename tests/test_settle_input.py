@@ -210,3 +210,36 @@ def test_the_settle_text_reads_every_hand_down_to_its_score(capsys: pytest.Captu
     assert out.index("Cy's hand, harr-1922:") < out.index("payments:")
     assert "three WW (heads, exposed)" in out and "= 8 after 1 double" in out
     assert "Di's hand, harr-1922: (1C2C3C) (4C5C6C) (7C8C9C) (1D2D3D) 5B" in out
+
+
+def test_a_table_may_give_its_hands_in_notation() -> None:
+    """Hands typed as `pungchow score` takes them (the winner's way out and winning tile beside it, the round on the
+    table) settle exactly as the same hands given as JSON."""
+    as_json = hands_json()
+    typed = copy.deepcopy(as_json)
+    typed["round"] = "E"
+    for player in typed["players"]:
+        hand = Hand.from_dict(player["hand"])
+        player["hand"] = str(hand)
+        if hand.winner:
+            player["winner"] = True
+            player["won_by"], player["winning"] = hand.won_by.value, str(hand.winning_tile)  # type: ignore[union-attr]
+    want, got = settle(table_from_dict(as_json)), settle(table_from_dict(typed))
+    assert got.nets() == want.nets() and [p.score for p in got.table.players] == [p.score for p in want.table.players]
+
+
+def test_a_typed_hand_is_checked_as_a_typed_hand_is() -> None:
+    """A loser given a way out, a JSON hand given one beside it, and a hand that does not parse: one line each."""
+    typed = hands_json()
+    typed["players"][2]["hand"] = "2B3B4B5B6B7B8C3D4D5D [WWWWWW]"
+    typed["players"][2]["won_by"] = "wall"
+    with pytest.raises(SettlementError, match="did not go out"):
+        table_from_dict(typed)
+    beside = hands_json()
+    beside["players"][1]["won_by"] = "wall"
+    with pytest.raises(SettlementError, match="says how it was won itself"):
+        table_from_dict(beside)
+    bad = hands_json()
+    bad["players"][3]["hand"] = "5B1C2C3C4C5C6C7C8C9C1D2D3DZZ"
+    with pytest.raises(SettlementError, match="Di's hand"):
+        table_from_dict(bad)

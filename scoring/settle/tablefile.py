@@ -97,6 +97,24 @@ def _score_hand(name: str, seat: str, raw: dict[str, Any], winner: bool, rules: 
     return result.total, result
 
 
+#: A player's keys that only a hand given in notation takes (a hand given as JSON holds them itself).
+_NOTATION_ONLY = ("won_by", "winning", "flags")
+
+
+def _hand_in_notation(name: str, seat: str, raw: dict[str, Any], winner: bool, prevailing: str) -> dict[str, Any]:
+    """A hand written in notation, read as `pungchow score` reads it (seat from the player, round from the table), as
+    hand JSON."""
+    if not winner and ("won_by" in raw or "winning" in raw):
+        raise SettlementError(f"{name} did not go out: give won_by and winning for the winner's hand only")
+    try:
+        hand = Hand.parse(raw["hand"], winning_tile=raw.get("winning"), won_by=raw.get("won_by") if winner else None,
+                          seat_wind=seat, prevailing_wind=prevailing, winner=winner, flags=frozenset(raw.get("flags", ())))
+    except PungChowError as exc:
+        raise SettlementError(f"{name}'s hand: {exc}") from None
+    out: dict[str, Any] = hand.to_dict()
+    return out
+
+
 def _whole_limit(data: dict[str, Any], key: str) -> int | None:
     """A table's limit is a whole number of at least 1, or null; never true, 10.5 or NaN."""
     value = data[key]
@@ -147,13 +165,19 @@ def table_from_dict(data: Any) -> Table:
         if control_characters(name):
             raise SettlementError(f"player name '{one_line(name)[:60]}' holds a control character (a new line, a tab or a terminal "
                                   "escape), which would print as another line or move the text: retype the name")
-        winner = bool(raw.get("winner", raw.get("hand", {}).get("winner", False)))
+        hand = raw.get("hand")
+        winner = bool(raw.get("winner", hand.get("winner", False) if isinstance(hand, dict) else False))
         detail = None
-        if "hand" in raw:
+        if hand is not None:
             if seat is None:
                 raise SettlementError(f"{name} sits out: give no hand")
             assert rules is not None
-            score, detail = _score_hand(name, seat, raw["hand"], winner, rules, options)
+            if isinstance(hand, str):
+                hand = _hand_in_notation(name, seat, raw, winner, data.get("round", "E"))
+            elif any(key in raw for key in _NOTATION_ONLY):
+                raise SettlementError(f"{name}'s hand JSON says how it was won itself: give "
+                                      f"{', '.join(k for k in _NOTATION_ONLY if k in raw)} inside it, not beside it")
+            score, detail = _score_hand(name, seat, hand, winner, rules, options)
         elif "score" in raw:
             score = raw["score"]
             if not isinstance(score, int):  # JSON Schema's "integer" lets 10.0 and 1e2 through
