@@ -17,8 +17,8 @@ from scoring.errors import PungChowError
 
 #: Largest upload the page reads, in megabytes (``server.maxUploadSize`` in ``.streamlit/config.toml`` matches).
 MAX_UPLOAD_MB = 20
-#: What the server accepts: more than the page reads, so a photo over the limit gets the page's
-#: own message (what is wrong, what to do) instead of only the uploader's red mark.
+#: What the server accepts: more than any photo uploader takes (each says and keeps ``MAX_UPLOAD_MB``, and the page's
+#: reader refuses more with its own message), so the server never cuts an upload short first.
 SERVER_UPLOAD_MB = 5 * MAX_UPLOAD_MB
 #: Largest side in pixels: beyond this a photo is almost surely not of a hand at a table.
 MAX_SIDE = 12000

@@ -57,7 +57,8 @@ def photo_in() -> None:
     if use_camera:
         upload = st.camera_input("Photograph the hand, tiles face up, sets laid out", key="w_camera", resolution="1080p")
     else:
-        upload = st.file_uploader(f"Upload a photo of the hand (JPEG or PNG, up to {MAX_UPLOAD_MB} MB)", key="w_upload")
+        upload = st.file_uploader(f"Upload a photo of the hand (JPEG or PNG, up to {MAX_UPLOAD_MB} MB)", key="w_upload",
+                                  max_upload_size=MAX_UPLOAD_MB)  # the uploader's own limit line says the same 20 MB
     tilesets = known_tilesets()
     tileset = st.selectbox("Tile set", [None] + tilesets, key="w_tileset", format_func=lambda n: n or "the usual faces",
                            help="A set calibrated on the Tile sets page") if tilesets else None

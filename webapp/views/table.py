@@ -14,7 +14,7 @@ from scoring.tiles import WINDS, Wind
 from webapp import reviewer, state
 from webapp import table as tb
 from webapp.history import HandToKeep, HistoryError
-from webapp.photos import read_photo, thumbnail_jpeg
+from webapp.photos import MAX_UPLOAD_MB, read_photo, thumbnail_jpeg
 from webapp.review import Review, to_hand
 from webapp.scores import total_text
 from webapp.text import markdown_rows, markdown_text
@@ -256,7 +256,8 @@ def seat_fields(index: int, table: tb.Table) -> None:
                              hand_id=seat.hand_id if notation == seat.notation else None))
         cols = st.columns(2)
         cols[0].button("Use the hand from Score a hand", key=f"w_seat_from_review_{index}", on_click=from_hand_page, args=(index,))
-        cols[1].file_uploader("or a photo of this hand", key=f"w_seat_photo_{index}", on_change=read_seat_photo, args=(index,))
+        cols[1].file_uploader("or a photo of this hand", key=f"w_seat_photo_{index}", on_change=read_seat_photo, args=(index,),
+                              max_upload_size=MAX_UPLOAD_MB)
 
 
 def show_settlement(table: tb.Table, rules: str) -> None:
