@@ -73,7 +73,7 @@ def _grey(crops: np.ndarray) -> np.ndarray:
 FACE_SIZE = (32, 24)
 
 
-def _halved(grey: np.ndarray) -> np.ndarray:
+def _face_sized(grey: np.ndarray) -> np.ndarray:
     """Grey crops at ``FACE_SIZE``."""
     if grey.shape[1:] == FACE_SIZE:
         return grey
@@ -168,9 +168,9 @@ class Examples:
 
     @cached_property
     def _index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
-        """Both ways up: each example's code (class index), embedding and face centre (half size), and the face shape."""
+        """Both ways up: each example's code (class index), embedding and face centre (at ``FACE_SIZE``), and the face shape."""
         cls = np.array([CLASSES.index(c) for c in self.codes], np.int64)
-        grey = _halved(_grey(self.crops))
+        grey = _face_sized(_grey(self.crops))
         faces = np.concatenate([_faces(grey), _faces(np.ascontiguousarray(grey[:, ::-1, ::-1]))])
         _, h, w = grey.shape
         dy, dx = round(h * FACE_MARGIN), round(w * FACE_MARGIN)
@@ -198,7 +198,7 @@ class Examples:
         near = (best_cos - 1.0) / 2
         codes = np.argsort(-best_cos, axis=1)[:, :CODES_MATCHED]
         flat = np.take_along_axis(pick, codes[:, :, None], axis=1).reshape(len(crops), -1)
-        match = face_correlation(_halved(_grey(crops)), faces[flat], shape)
+        match = face_correlation(_face_sized(_grey(crops)), faces[flat], shape)
         both = ((np.take_along_axis(cos, flat, axis=1) + match) / 2).reshape(len(crops), codes.shape[1], m).max(axis=2)
         np.put_along_axis(near, codes, both, axis=1)
         return seen, near
