@@ -164,7 +164,7 @@ def test_each_way_of_marking_draws_the_same_random_numbers() -> None:
     s = design(FAMILIES["real-kai"], 7)
     for ink in (None, s.bonus_ink or (28, 26, 30)):
         states = set()
-        for m in (CORNERS, "chinese-numeral", "ringed", "name-below"):  # number-only has no ink of its own (design())
+        for m in (CORNERS, "chinese-numeral", "ringed", "name-below", "name-only"):  # number-only: no ink of its own (design())
             rng = np.random.default_rng(11)
             _bonus_marks(Image.new("RGBA", (96, 128)), replace(s, bonus_marks=m, bonus_ink=ink), "3S", 96, 128, rng)
             states.add(str(rng.bit_generator.state))
@@ -297,3 +297,49 @@ def test_a_run_can_ask_for_more_flowers_and_seasons(monkeypatch: pytest.MonkeyPa
     assert set(labels) <= set(realcrops.BONUS_CODES) | {"NT"} and len(set(labels) - {"NT"}) >= 5
     monkeypatch.setattr(realcrops, "BONUS_SHARE", 0.0)
     assert not {CLASSES[source.sample()[1]] for _ in range(40)} & set(realcrops.BONUS_CODES)
+
+
+def test_a_set_laid_out_by_kind_or_potted_makes_every_other_choice_the_same() -> None:
+    """The number's side by kind and the pot come from streams of their own; the held-out families never draw them."""
+    by_kind = choices_drawn_apart("real-kai", "sides_by_kind", "sides_by_kind", False)
+    potted = choices_drawn_apart("real-ming", "potted", "potted", False)
+    assert 0.4 * 400 < sum(bool(b) for b in by_kind) < 0.6 * 400  # SIDES_BY_KIND 0.5
+    assert 0.3 * 400 < sum(bool(p) for p in potted) < 0.5 * 400  # POTTED 0.4
+    assert not any(design(FAMILIES[name], v).sides_by_kind or design(FAMILIES[name], v).potted
+                   for name in HOLDOUT_FAMILIES for v in range(100))
+
+
+def _ink_columns(face: np.ndarray) -> tuple[float, float]:
+    """How much ink the top band of a face holds on its left and on its right half."""
+    band = (face[:28].sum(axis=2) < 450).astype(np.float32)
+    return float(band[:, :48].sum()), float(band[:, 48:].sum())
+
+
+@needs_fonts
+def test_laid_out_by_kind_a_flower_shows_its_number_right_and_a_season_left() -> None:
+    """As the dev HK sets print them: 梅 top-left and 1 top-right on a flower, 1 top-left and 春 top-right on a season;
+    the number's ink is the red or blue one, the name's black."""
+    from pungchow_data.realsets import draw_set_face
+
+    s = replace(design(FAMILIES["real-kai"], 7), bonus_marks=CORNERS, sides_by_kind=True, bonus_ink=None, potted=False)
+    for code, number_right in (("1F", True), ("3F", True), ("1S", False), ("4S", False)):
+        face = np.asarray(draw_set_face(s, 7, code, 96, 128), np.float32)
+        for right in (False, True):
+            flipped = replace(s, sides_by_kind=False, bonus_number_right=right)
+            other = np.asarray(draw_set_face(flipped, 7, code, 96, 128), np.float32)
+            same = np.abs(face[:28] - other[:28]).mean() < 0.5
+            assert same == (right == number_right), f"{code}: its number is not on the {'right' if number_right else 'left'}"
+
+
+@needs_fonts
+def test_name_only_over_a_pot_prints_the_name_and_no_number() -> None:
+    """Some HK sets print only 梅 蘭 菊 竹 / 春 夏 秋 冬 over a potted flower: one corner inked, the other bare, and a
+    pot drawn below the painting."""
+    from pungchow_data.realsets import draw_set_face
+
+    s = replace(design(FAMILIES["real-kai"], 7), bonus_marks="name-only", potted=True, sides_by_kind=True)
+    flower = np.asarray(draw_set_face(s, 7, "2F", 96, 128), np.float32)
+    left, right = _ink_columns(flower)
+    assert left > 20 and right < 3, "a flower's name top-left and nothing top-right"
+    bare = np.asarray(draw_set_face(replace(s, potted=False), 7, "2F", 96, 128), np.float32)
+    assert np.abs(flower[100:] - bare[100:]).mean() > 3, "the pot stands at the bottom"

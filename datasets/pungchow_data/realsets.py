@@ -86,6 +86,8 @@ class Family:
     marked_otherwise: float = 0.0  # share of sets marking flowers and seasons in one of ``OTHER_MARKS``, not ``CORNERS``
     carved: float = 0.0  # share of sets whose characters are cut by hand (``Carving``), not printed as the font draws them
     formal_five: float = 0.0  # share of sets printing the 5 of characters 伍, the formal numeral, not 五
+    sides_by_kind: float = 0.0  # share of sets putting a flower's number top-right and a season's top-left (``SIDES_BY_KIND``)
+    potted: float = 0.0  # share of sets painting their flowers and seasons in a pot on a stand (``POTTED``)
     dot_centres: tuple[str, ...] = ("flower", "concentric")
     paintings: tuple[str, ...] = ("plum", "orchid", "chrysanthemum", "bamboo", "figure", "scene")
     white_dragon: tuple[str, ...] = ("frame", "double", "blank")
@@ -103,9 +105,15 @@ DRAWN_BIRDS = 0.6
 #: corner, or print the number alone (then flowers in red, seasons in blue or green). A reader that has seen one way
 #: leans on where the number sits, not what it says.
 CORNERS = "corners"
-OTHER_MARKS: tuple[str, ...] = ("chinese-numeral", "ringed", "name-below", "number-only")
+OTHER_MARKS: tuple[str, ...] = ("chinese-numeral", "ringed", "name-below", "number-only", "name-only")
 #: Share of a training family's sets that mark their flowers and seasons in one of ``OTHER_MARKS``.
 MARKED_OTHERWISE = 0.5
+#: Share of a training family's sets laid out as the dev HK sets are: a flower's name top-left and its number top-right,
+#: a season's the other way round, so the side the number sits on says flower or season as much as its ink does.
+SIDES_BY_KIND = 0.5
+#: Share of a training family's sets whose flower and season paintings stand in a pot on a little stand, as many HK sets
+#: paint them (some of those print only the name above the pot: ``name-only`` marks).
+POTTED = 0.4
 #: Share of a training family's sets whose characters are cut by hand: a carver follows no font file, so strokes come
 #: out heavier or lighter, the character wider or narrower, and every line wavers a little (``Carving``).
 CARVED = 0.6
@@ -124,7 +132,7 @@ def _trained_on(family: Family) -> Family:
     characters by hand and print the formal five. The held-out families never do, so the crane and the corner marks
     they keep stay what the held-out measure asks about."""
     return replace(family, drawn_birds=DRAWN_BIRDS, marked_otherwise=MARKED_OTHERWISE, carved=CARVED,
-                   formal_five=FORMAL_FIVE)
+                   formal_five=FORMAL_FIVE, sides_by_kind=SIDES_BY_KIND, potted=POTTED)
 
 
 FAMILIES: dict[str, Family] = {
@@ -266,6 +274,8 @@ class SetDesign:
     bonus_marks: str = CORNERS  # how flowers and seasons say which they are: ``CORNERS`` or one of ``OTHER_MARKS``
     carving: Carving = PRINTED  # how the characters (numerals, 萬, winds, dragons) differ from the font
     formal_five: bool = False  # the 5 of characters printed 伍 (``FORMAL_FIVE``)
+    sides_by_kind: bool = False  # a flower's number top-right, a season's top-left, whatever ``bonus_number_right`` says
+    potted: bool = False  # flowers and seasons painted in a pot on a stand
 
 
 def design(family: Family, variant: int) -> SetDesign:
@@ -296,6 +306,10 @@ def design(family: Family, variant: int) -> SetDesign:
         made = replace(made, carving=_carving(cut))
     if np.random.default_rng([variant, 5535]).random() < family.formal_five:  # and for the formal five
         made = replace(made, formal_five=True)
+    if np.random.default_rng([variant, 5536]).random() < family.sides_by_kind:  # and for the number's side by kind
+        made = replace(made, sides_by_kind=True)
+    if np.random.default_rng([variant, 5537]).random() < family.potted:  # and for the pot
+        made = replace(made, potted=True)
     return made
 
 
@@ -715,6 +729,25 @@ def _painting(d: ImageDraw.ImageDraw, kind: str, box: Box, rng: np.random.Genera
             d.polygon([(x0 + 0.1 * w, y0 + 0.56 * h), (x0 + 0.25 * w, y0 + 0.45 * h), (x0 + 0.4 * w, y0 + 0.56 * h)], fill=INK_RED)
 
 
+_POT_INKS: tuple[RGB, ...] = (INK_BLUE, INK_RED, INK_GREEN, (150, 100, 60))
+
+
+def _pot(d: ImageDraw.ImageDraw, box: Box, s: SetDesign) -> None:
+    """A flower pot on a little stand, as HK sets paint under their flowers and seasons: a rimmed bowl over splayed
+    feet. The same in every tile of a set (no random draw), so the painting above it varies as it always did."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    ink = _POT_INKS[s.paint_style % len(_POT_INKS)] + (255,)
+    lw = max(2, int(0.04 * w * s.stroke))
+    d.rectangle((x0, y0, x1, y0 + 0.12 * h), outline=ink, width=lw)
+    d.polygon([(x0 + 0.05 * w, y0 + 0.12 * h), (x1 - 0.05 * w, y0 + 0.12 * h), (x1 - 0.18 * w, y0 + 0.7 * h),
+               (x0 + 0.18 * w, y0 + 0.7 * h)], outline=ink, width=lw)
+    stand = (150, 100, 60, 255)
+    d.line((x0 + 0.15 * w, y0 + 0.75 * h, x1 - 0.15 * w, y0 + 0.75 * h), fill=stand, width=lw)
+    for fx in (0.22, 0.78):
+        d.line((x0 + fx * w, y0 + 0.75 * h, x0 + (fx + (0.1 if fx > 0.5 else -0.1)) * w, y1), fill=stand, width=lw)
+
+
 # --- one face ------------------------------------------------------------------------------------
 
 def _ink_layer(face: Image.Image, ink: Image.Image, s: SetDesign, rng: np.random.Generator) -> Image.Image:
@@ -737,14 +770,15 @@ def _bonus_marks(ink: Image.Image, s: SetDesign, code: str, W: int, H: int, rng:
 
     The random draws are the same whatever the marks, so a set marked in corners draws as it always did."""
     num_ink = s.bonus_ink or (INK_RED if code[1] == "F" else INK_BLUE if rng.random() < 0.6 else INK_GREEN)
-    nx, cx = (0.82, 0.18) if s.bonus_number_right else (0.18, 0.82)
+    number_right = code[1] == "F" if s.sides_by_kind else s.bonus_number_right
+    nx, cx = (0.82, 0.18) if number_right else (0.18, 0.82)
     top = 0.1 * H * s.bonus_size / 0.2
     size = int(s.bonus_size * W)
     serif = rng.random() < 0.5
     name_ink = num_ink if rng.random() < 0.5 else INK_BLACK
     if s.bonus_marks == "chinese-numeral":
         _text(ink, (nx * W, top), NUMERALS[int(code[0]) - 1], _cjk(s.font, size), num_ink)
-    else:
+    elif s.bonus_marks != "name-only":
         _text(ink, (nx * W, top), code[0], _latin(size, serif=serif), num_ink)
     if s.bonus_marks == "ringed":
         r, lw = 0.62 * size, max(1, round(0.08 * size * s.stroke))
@@ -821,7 +855,9 @@ def draw_set_face(s: SetDesign, variant: int, code: str, width: int, height: int
     elif code in BONUS_NAMES:
         kind = (_PAINTING_FOR[code] if code[1] == "F" and rng.random() < 0.7
                 else str(rng.choice(list(_PAINTING_FOR.values()) + ["figure", "scene"] * 2)))
-        _painting(d, kind, (0.12 * W, 0.22 * H, 0.88 * W, 0.95 * H), rng, s.stroke)
+        if s.potted:
+            _pot(d, (0.22 * W, 0.7 * H, 0.78 * W, 0.95 * H), s)
+        _painting(d, kind, (0.12 * W, 0.22 * H, 0.88 * W, 0.72 * H if s.potted else 0.95 * H), rng, s.stroke)
         _bonus_marks(ink, s, code, W, H, rng)
     if s.corner_index and code not in BONUS_NAMES and not (code == "WD" and s.white_dragon == "blank"):
         label = CORNER.get(code) or code[0]

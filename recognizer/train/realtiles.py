@@ -204,6 +204,24 @@ def rendered(rng: np.random.Generator, sets: int, nt_per_set: int = 6) -> Iterat
             yield Crop(not_a_tile(rng, (style, faces), PACK_SIZE), NT, RENDER, -1)
 
 
+def rendered_bonus(rng: np.random.Generator, sets: int) -> Iterator[Crop]:
+    """The eight flowers and seasons of ``sets`` more drawn sets of the training families: a few corner marks and a
+    painting are all that tell them apart, and the families draw them in many layouts (numbers by kind, pots, names
+    alone), each of which the reader must meet in more than the handful of sets ``rendered`` draws."""
+    from pungchow_data.faces import FAMILY_STYLES, render_faces, style_available
+    from recognizer.train.realcrops import another_set, tile_crop
+
+    styles = [FAMILY_STYLES[n] for n in RENDER_STYLES if n in FAMILY_STYLES and style_available(FAMILY_STYLES[n])]
+    if not styles and sets:
+        raise RuntimeError("no render family has its fonts on this machine (see datasets/MANIFEST.md)")
+    bonus = [k for k, code in enumerate(CLASSES) if code[1:] in ("F", "S")]
+    for i in range(sets):
+        style = another_set(styles[i % len(styles)], rng)
+        faces = render_faces.__wrapped__(style)
+        for k in bonus:
+            yield Crop(tile_crop(rng, style, faces, CLASSES[k], PACK_SIZE), k, RENDER, -1)
+
+
 def write_pack(crops: list[Crop], out: Path) -> dict[str, int]:
     """Save crops as one ``.npz`` (JPEG bytes end to end, offsets, label, kind, fold); how many of each kind."""
     blobs = []
@@ -229,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("out", type=Path, help="the .npz to write (keep it out of git: it holds the shared photos' pixels)")
     p.add_argument("--shared", type=Path, default=SHARED_DIR)
     p.add_argument("--render-sets", type=int, default=90)
+    p.add_argument("--bonus-sets", type=int, default=0, help="this many more drawn sets' flowers and seasons alone")
     p.add_argument("--leo-work", type=Path, default=Path("data/rec-leo"))
     p.add_argument("--seed", type=int, default=40)
     a = p.parse_args(argv)
@@ -241,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rng = np.random.default_rng(a.seed)
     crops = [*hk_crops(root), *hk_photo_tiles(root), *book_tiles(root, rng), *leo_tiles(rng, a.leo_work),
-             *rendered(rng, a.render_sets)]
+             *rendered(rng, a.render_sets), *rendered_bonus(np.random.default_rng([a.seed, 1]), a.bonus_sets)]
     counts = write_pack(crops, a.out)
     print(f"{a.out}: {len(crops)} crops, {a.out.stat().st_size / 1e6:.1f} MB; " + ", ".join(f"{k} {n}" for k, n in counts.items()))
     return 0
