@@ -8,10 +8,16 @@ correction (``webapp.review.read_again``), as ``pungchow photo --tile/--add`` do
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image
 
+from pungchow.cli import main
+from recognizer import SAMPLE_PHOTO
 from recognizer.reread import HandTile, reread
 from scoring.errors import PungChowError
 from webapp import review as rv
@@ -116,3 +122,40 @@ def test_a_tile_the_player_vouches_for_is_no_longer_the_decoders() -> None:
     assert checked.tile(9).code == "6B" and checked.tile(9).decoded is None and checked.tile(9).confidence is None
     typed = rv.from_notation("7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]", winning="2D", won_by="discard")
     assert rv.read_again(typed) is typed
+
+
+def flawed_photo(folder: Path) -> Path:
+    """The browser story's photo: the sample with its 3 of characters painted over with table (missed) and its 5 of
+    characters showing the 6 of bamboo beside it (read wrong)."""
+    sample = np.asarray(Image.open(SAMPLE_PHOTO).convert("RGB"))
+    flawed = sample.copy()
+    flawed[232:332, 433:495] = sample[340:440, 433:495]
+    flawed[239:326, 556:619] = np.asarray(Image.fromarray(sample[232:317, 257:329]).resize((63, 87)))
+    Image.fromarray(flawed).save(folder / "flawed.jpg", quality=92)
+    return folder / "flawed.jpg"
+
+
+@pytest.mark.skipif(not SAMPLE_PHOTO.exists(), reason="the sample photo is not installed")
+def test_pungchow_photo_reads_the_corrected_hand_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`pungchow photo` takes the player's word as the page does: #13 is 5C, the missed 3C added; the hand read again
+    around them is the sample's winning hand, scoring its 112 under Harr, and every tile the decoder reads otherwise
+    than the reader's best guess is said with why."""
+    photo = flawed_photo(tmp_path)
+    assert main(["photo", str(photo), "--rules", "harr-1922", "--won-by", "discard", "--tile", "13=5C", "--add", "3C"]) == 0
+    out = capsys.readouterr().out
+    assert "hand with your corrections: 5B6B7B9B9B3C4C5C (1B1B1B1B) [7D7D7D] 1S" in out
+    assert "= 112 after 1 double" in out
+    for line in re.findall(r"read again as a hand: tile #\d+: \w+ -> \w+, .*", out):
+        assert "makes the" in line or "at most" in line, line
+    assert main(["photo", str(photo), "--tile", "13"]) == 2
+    assert "is not NUMBER=CODE" in capsys.readouterr().err
+
+
+def test_a_doubtful_tile_offers_the_readers_guess_and_the_runner_up_hands_face_as_one_tap() -> None:
+    """As read, #9 is 3B and the next likeliest hand reads it 6B: the fix panel offers 6B as one tap, saying so. Once the
+    hand reads #9 as 6B, the reader's own 3B is one tap away."""
+    first = rv.read_again(review_as_read())
+    assert rv.one_tap_faces(first.tile(9))[0] == ("6B", "16%, next likeliest hand")
+    again = rv.read_again(rv.add_tile(rv.replace_tile(first, 13, "5C"), "3C"))
+    assert rv.one_tap_faces(again.tile(9))[0] == ("3B", "64%, the reader's")
+    assert rv.one_tap_faces(rv.ReviewTile(0, "1B", other="2B")) == [("2B", "next likeliest hand")]

@@ -283,7 +283,8 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
     from being counted. A group of kind ``winning`` marks the winning tile (kept only when the
     reader was sure of it). Tiles laid out together as no set the reader knows (kind ``other``) stay a set, as the
     recogniser's hand builder takes them: two of them beside the winning tile are the set it completed, any
-    other the player sorts.
+    other the player sorts. A reading the decoder made is read again as one hand (:func:`read_again`), so a tile it
+    gave another face than the reader's best guess says why.
     """
     in_hand: set[int] = set()
     sets: list[list[int]] = []
@@ -301,7 +302,10 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
             concealed_sets.append(len(sets))
         sets.append(list(g.members))
     placed = [replace(t, in_hand=i in in_hand or not groups) for i, t in enumerate(tiles)]
-    return from_detections(placed, sets, concealed_sets, winning_index=winning, recognised=recognised, turned=turned)
+    review = from_detections(placed, sets, concealed_sets, winning_index=winning, recognised=recognised, turned=turned)
+    # A reading the decoder made is read again by the tiles' numbers, as after every correction, so a tile it moved is
+    # marked with why; a record saved before the decoder is shown as it was saved.
+    return read_again(review) if (recognised or {}).get("decoded") else review
 
 
 def from_detections(
@@ -405,6 +409,16 @@ def tiles_in_review_order(review: Review) -> list[ReviewTile]:
 def tiles_in_photo_order(review: Review) -> list[ReviewTile]:
     """Every tile by its number: the numbers follow the photo, row by row, left to right; added tiles last."""
     return sorted(review.tiles, key=lambda t: t.id)
+
+
+def one_tap_faces(tile: ReviewTile) -> list[tuple[str, str]]:
+    """The faces a picked tile offers as one tap each, with what each is: the reader's own best guess when the hand read
+    as a whole shows another, its other guesses, and the face the runner-up reading of the hand gives it."""
+    offers = [(c, f"{p:.0%}" + (", the reader's" if k == 0 and tile.decoded else "") + (", next likeliest hand" if c == tile.other else ""))
+              for k, (c, p) in enumerate(tile.alternatives) if c != tile.code]
+    if tile.other and tile.other != tile.code and all(c != tile.other for c, _ in offers):
+        offers.append((tile.other, "next likeliest hand"))
+    return offers
 
 
 def replacement_choices(review: Review, tile_id: int) -> list[str]:
