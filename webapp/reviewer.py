@@ -103,6 +103,7 @@ def start(slot: Slot, new: rv.Review | None, photo: Photo | None = None) -> None
     st.session_state[slot.photo] = photo
     st.session_state[slot.version] = st.session_state.get(slot.version, 0) + 1
     st.session_state.pop(f"{slot.prefix}_said", None)  # what the last tap did was said of the last hand
+    st.session_state.pop(reread_key(slot), None)
     st.session_state[undo_key(slot)] = []  # and its corrections cannot be taken back into this one
     first = rv.tiles_to_check(new)[:1] if new is not None else []
     st.session_state[slot.picked] = first[0].id if first else None
@@ -158,6 +159,7 @@ def undo(slot: Slot, where: str = "fix") -> None:
     st.session_state[state.SCROLL_TO] = f"said-{slot.prefix}-{where}"
     undone: rv.Review = st.session_state[slot.review]
     st.session_state[slot.review] = stack.pop()
+    st.session_state.pop(reread_key(slot), None)  # the hand is as it was read before that correction
     last = undone.corrections[-1].to_dict() if undone.corrections else None
     st.session_state[f"{slot.prefix}_said"] = ("success", "took back: " + (rv.correction_text(last) if last else "the last change"))
 
@@ -282,6 +284,7 @@ def tapped_tile(slot: Slot) -> None:
         pick(slot, int(chosen[0]["id"]))
         st.session_state[counter] = st.session_state.get(counter, 0) + 1
         st.session_state.pop(f"{slot.prefix}_said", None)
+        st.session_state.pop(reread_key(slot), None)
 
 
 def show_photo(slot: Slot, review: rv.Review, photo: Photo) -> None:
