@@ -41,6 +41,8 @@ def _print_recognition(res: Recognition, as_json: bool, *, won_by_given: bool = 
         numbers = tile_numbers(res)
         for tile in data["tiles"]:
             tile["number"] = numbers[tile["index"]]  # the number on the overlay and the page; index is the detector's order
+        for change in (data.get("decoded") or {}).get("changes", []):
+            change["number"] = numbers[change["tile"]]  # as its reason names the other tiles of its set
         if not won_by_given and data["hand"].get("winner"):
             data["won_by_assumed"] = True  # nobody said how it was won: the hand's won_by is the reader's guess
         print(json.dumps(data, indent=2))

@@ -658,16 +658,18 @@ def layout_of(groups: Sequence[Group]) -> Layout:
 
 
 def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape] = EVERY_BOOKS_SHAPES,
-                  bonus_faces: Iterable[str] = BONUS_CODES) -> tuple[Detections, list[Group], Decoding | None]:
+                  bonus_faces: Iterable[str] = BONUS_CODES, names: Sequence[str] | None = None
+                  ) -> tuple[Detections, list[Group], Decoding | None]:
     """The pipeline's step: the tiles read as the likeliest legal hand (alike tiles pulled together first,
-    ``likeness.pull_alike``), grouped again when a tile changed. None when the tiles carry no probabilities."""
+    ``likeness.pull_alike``), grouped again when a tile changed; ``names`` how the reasons name the tiles (their
+    numbers on the photo). None when the tiles carry no probabilities."""
     from recognizer.group import group
     from recognizer.likeness import pull_alike
 
     if not len(dets) or not dets.probs.any():
         return dets, groups, None
     probs = pull_alike(dets.probs.astype(np.float64), dets.embedding)
-    decoding = decode(probs, layout_of(groups), shapes, copies_in_a_set(bonus_faces), own=dets.codes)
+    decoding = decode(probs, layout_of(groups), shapes, copies_in_a_set(bonus_faces), own=dets.codes, names=names)
     if not decoding.changes:
         return dets, groups, decoding
     codes = np.array(decoding.best.codes, np.int64)

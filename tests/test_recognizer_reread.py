@@ -8,6 +8,7 @@ correction (``webapp.review.read_again``), as ``pungchow photo --tile/--add`` do
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -159,3 +160,22 @@ def test_a_doubtful_tile_offers_the_readers_guess_and_the_runner_up_hands_face_a
     again = rv.read_again(rv.add_tile(rv.replace_tile(first, 13, "5C"), "3C"))
     assert rv.one_tap_faces(again.tile(9))[0] == ("3B", "64%, the reader's")
     assert rv.one_tap_faces(rv.ReviewTile(0, "1B", other="2B")) == [("2B", "next likeliest hand")]
+
+
+@pytest.mark.skipif(not SAMPLE_PHOTO.exists(), reason="the sample photo is not installed")
+def test_the_first_readings_reasons_name_tiles_by_their_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    """`pungchow recognize --json` on the sample: each tile the decoder moved names the other tiles of its set by their
+    numbers on the overlay, as the page does, and those tiles show the set's faces."""
+    assert main(["recognize", str(SAMPLE_PHOTO), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    code = {t["number"]: t["code"] for t in data["tiles"]}
+    named = 0
+    for change in data["decoded"]["changes"]:
+        assert code[change["number"]] == change["to"]
+        found = re.search(r"makes the \w+ ((?:\w\w )*\w\w) with tiles? (#\d+(?:, #\d+)*)", change["why"])
+        if found:
+            faces = found.group(1).split()
+            for number in re.findall(r"#(\d+)", found.group(2)):
+                assert code[int(number)] in faces, f"#{number} ({code[int(number)]}) is not of the set {faces}: {change['why']}"
+                named += 1
+    assert named or not data["decoded"]["changes"]
