@@ -8,13 +8,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from recognizer import SAMPLE_PHOTO
 from recognizer.detections import UNSURE_BELOW
 from recognizer.labels import CLASSES
 from recognizer.numbering import corners, photo_order
 from scoring.argtypes import check_image_out, positive_int
+from scoring.errors import PungChowError
 from scoring.hand import WinMethod
 
 #: How the last tile came, as a sentence says it.
@@ -40,6 +41,8 @@ def _print_recognition(res: Recognition, as_json: bool, *, won_by_given: bool = 
         numbers = tile_numbers(res)
         for tile in data["tiles"]:
             tile["number"] = numbers[tile["index"]]  # the number on the overlay and the page; index is the detector's order
+        for change in (data.get("decoded") or {}).get("changes", []):
+            change["number"] = numbers[change["tile"]]  # as its reason names the other tiles of its set
         if not won_by_given and data["hand"].get("winner"):
             data["won_by_assumed"] = True  # nobody said how it was won: the hand's won_by is the reader's guess
         print(json.dumps(data, indent=2))
@@ -148,24 +151,57 @@ def _photo(args: argparse.Namespace) -> int:
     if len(res.detections) == 0:
         raise InvalidHandError([f"{photo}: " + res.problems[0]])
     _offer_tileset(rgb, res, args.tileset)
+    if not args.json:
+        _print_recognition(res, False)
+        print()
     hand = res.hand
+    if args.tile or args.add:
+        hand = _corrected_hand(res, args.tile or [], args.add or [], sys.stderr if args.json else sys.stdout)
     if args.winning:
         from dataclasses import replace
 
         from scoring.tiles import Tile
 
         hand = replace(hand, winning_tile=Tile.parse(args.winning))
-    if not args.json:
-        _print_recognition(res, False)
-        print()
     problems = hand.problems()
     if problems:
-        raise InvalidHandError(["the photo gives the hand " + str(hand) + ", which cannot be scored"] + problems +
-                               ["check the tiles with `pungchow recognize PHOTO --overlay OUT.png` and score the corrected hand "
-                                "with `pungchow score`"])
+        given = "with your corrections " if args.tile or args.add else ""
+        raise InvalidHandError([f"the photo {given}gives the hand " + str(hand) + ", which cannot be scored"] + problems +
+                               ["check the tiles with `pungchow recognize PHOTO --overlay OUT.png`, then put them right with "
+                                "--tile N=CODE and --add CODE (or score the corrected hand with `pungchow score`)"])
     if not args.won_by and hand.winner and hand.won_by is not None:
         _say_assumed_win(hand, hand.won_by, args)
     return run_score(hand, args)
+
+
+def _corrected_hand(res: Recognition, fixes: list[str], added: list[str], out: TextIO) -> Hand:
+    """The photo's hand with the player's word on some tiles (``N=CODE``, N the tile's number on the overlay) and the
+    tiles the reader missed added, read again as one hand around them (``review.read_again``), as the page reads it
+    after each correction; each tile the decoder reads otherwise than the reader's best guess is said, with why."""
+    from webapp import review as rv
+
+    review = rv.Review.from_recognition(res)
+    for fix in fixes:
+        number, _, code = fix.partition("=")
+        if not number.strip().isdigit() or not code.strip():
+            raise PungChowError(f"--tile {fix!r} is not NUMBER=CODE: give the tile's number on the overlay and its face, e.g. --tile 13=5C")
+        if int(number) not in {t.id for t in review.tiles}:
+            raise PungChowError(f"--tile {fix!r}: the photo has no tile #{int(number)}; see the numbers with "
+                                "`pungchow recognize PHOTO --overlay OUT.png`")
+        review = rv.replace_tile(review, int(number), code.strip())
+    for code in added:
+        review = rv.add_tile(review, code)
+    review = rv.read_again(review)
+    for t in rv.tiles_in_photo_order(review):
+        if t.decoded and t.alternatives:
+            print(f"read again as a hand: tile #{t.id}: {t.alternatives[0][0]} -> {t.code}, {t.decoded}", file=out)
+    review = rv.set_circumstances(review, won_by=res.hand.won_by, seat_wind=res.hand.seat_wind, prevailing_wind=res.hand.prevailing_wind,
+                                  winner=res.hand.winner)
+    hand, _ = rv.to_hand(review)
+    if hand is None:
+        raise PungChowError("the corrected photo gives no hand: check the tiles with `pungchow recognize PHOTO --overlay OUT.png`")
+    print(f"hand with your corrections: {hand}" + (f"  winning tile {hand.winning_tile}" if hand.winning_tile else ""), file=out)
+    return hand
 
 
 def _say_assumed_win(hand: Hand, won_by: WinMethod, args: argparse.Namespace) -> None:
@@ -251,6 +287,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser("photo", help="recognize a photo, then score the hand it shows")
     p.add_argument("photo", nargs="?", help="a JPEG or PNG photo of the finished hand (default: the sample photo shipped with pungchow)")
+    p.add_argument("--tile", action="append", metavar="N=CODE",
+                   help="tile N (its number on the overlay) is CODE, e.g. 13=5C; your word is final and the rest of the hand "
+                        "is read again around it (repeat for more tiles)")
+    p.add_argument("--add", action="append", metavar="CODE", help="a tile the reader missed, added to the tiles in hand (repeatable)")
     p.add_argument("--tileset", metavar="NAME", help="a calibrated or learnt tile set of the player's own (see `pungchow tileset list`)")
     add_score_options(p)
     p.set_defaults(func=_photo)

@@ -502,14 +502,16 @@ CAPS = (1.0, 3.0, NEAR)
 
 
 def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozenset({Shape.THIRTEEN_HEADS, Shape.SEVEN_PAIRS}),
-           copies: np.ndarray | None = None, own: np.ndarray | None = None, budget: float = BUDGET_S) -> Decoding:
+           copies: np.ndarray | None = None, own: np.ndarray | None = None, budget: float = BUDGET_S,
+           names: Sequence[str] | None = None) -> Decoding:
     """The likeliest legal reading of the photo's tiles, and the runner-up.
 
     ``probs`` (N, len(CLASSES)) each tile's probabilities; ``layout`` which tiles lie as sets and which are read as a
     whole; ``shapes`` the limit hands of the chosen book that are not four sets and a pair; ``copies`` how many of each
     face the set holds (``copies_in_a_set``); ``own`` the faces the tiles were read as before (default: each tile's
-    likeliest), against which the changes are told; ``budget`` the seconds the search may take. Tiles in no part of
-    the layout keep their own faces.
+    likeliest), against which the changes are told; ``budget`` the seconds the search may take; ``names`` how a
+    change's reason names the other tiles of its set (default: their indices). Tiles in no part of the layout keep
+    their own faces.
     """
     started = time.perf_counter()
     copies = copies_in_a_set() if copies is None else copies
@@ -549,7 +551,8 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
         units = tuple((Unit.LOOSE, (int(own[t]),), (t,)) for t in range(len(own)))
         readings = [HandReading(tuple(int(c) for c in own), Reading.COUNT_RULE, 0.0, units)]
     best = readings[0]
-    changes = tuple(_why(t, int(own[t]), best, probs, copies) for t in range(len(own)) if best.codes[t] != own[t])
+    named = list(names) if names is not None else [str(t) for t in range(len(own))]
+    changes = tuple(_why(t, int(own[t]), best, probs, copies, named) for t in range(len(own)) if best.codes[t] != own[t])
     return Decoding(best, readings[1] if len(readings) > 1 else None, changes, kept_own, (time.perf_counter() - started) * 1000,
                     complete=not search.stopped, notes=tuple(notes))
 
@@ -622,7 +625,7 @@ def _reading(faces: Faces, value: tuple[float, Reading, Units], own: np.ndarray)
     return HandReading(tuple(codes), shape, loss, units)
 
 
-def _why(tile: int, was: int, reading: HandReading, probs: np.ndarray, copies: np.ndarray) -> Change:
+def _why(tile: int, was: int, reading: HandReading, probs: np.ndarray, copies: np.ndarray, names: Sequence[str]) -> Change:
     """Say why a tile was read as another face: the set it completes, or the count rule."""
     now = reading.codes[tile]
     odds = f"{CLASSES[now]} read at {probs[tile, now]:.2f} against {probs[tile, was]:.2f}"
@@ -633,8 +636,8 @@ def _why(tile: int, was: int, reading: HandReading, probs: np.ndarray, copies: n
             return Change(tile, CLASSES[was], CLASSES[now], f"a set holds at most {int(copies[was])} {CLASSES[was]} ({odds})")
         if kind is Unit.BONUS:
             return Change(tile, CLASSES[was], CLASSES[now], f"a set holds {int(copies[now])} of each flower and season ({odds})")
-        others = [str(m) for m in members if m != tile]
-        shown = " ".join(CLASSES[f] for f in faces)
+        others = [names[m] for m in sorted(members) if m != tile]
+        shown = " ".join(CLASSES[f] for f in (sorted(faces) if kind is Unit.CHOW else faces))
         return Change(tile, CLASSES[was], CLASSES[now],
                       f"it makes the {kind.value} {shown} with tile{'s' if len(others) > 1 else ''} {', '.join(others)} "
                       f"({reading.shape.value}; {odds})")
@@ -655,16 +658,18 @@ def layout_of(groups: Sequence[Group]) -> Layout:
 
 
 def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape] = EVERY_BOOKS_SHAPES,
-                  bonus_faces: Iterable[str] = BONUS_CODES) -> tuple[Detections, list[Group], Decoding | None]:
+                  bonus_faces: Iterable[str] = BONUS_CODES, names: Sequence[str] | None = None
+                  ) -> tuple[Detections, list[Group], Decoding | None]:
     """The pipeline's step: the tiles read as the likeliest legal hand (alike tiles pulled together first,
-    ``likeness.pull_alike``), grouped again when a tile changed. None when the tiles carry no probabilities."""
+    ``likeness.pull_alike``), grouped again when a tile changed; ``names`` how the reasons name the tiles (their
+    numbers on the photo). None when the tiles carry no probabilities."""
     from recognizer.group import group
     from recognizer.likeness import pull_alike
 
     if not len(dets) or not dets.probs.any():
         return dets, groups, None
     probs = pull_alike(dets.probs.astype(np.float64), dets.embedding)
-    decoding = decode(probs, layout_of(groups), shapes, copies_in_a_set(bonus_faces), own=dets.codes)
+    decoding = decode(probs, layout_of(groups), shapes, copies_in_a_set(bonus_faces), own=dets.codes, names=names)
     if not decoding.changes:
         return dets, groups, decoding
     codes = np.array(decoding.best.codes, np.int64)

@@ -16,6 +16,7 @@ from recognizer.group import group
 from recognizer.hand import Recognition, read_hand
 from recognizer.image import load_photo, load_photo_sized
 from recognizer.level import as_the_faces_match, read_level
+from recognizer.numbering import corners, photo_order
 from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
 from scoring.rulesets import get_rule_set
 from scoring.tiles import BONUS_CODES
@@ -66,7 +67,7 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     lap("group")
     shapes = get_rule_set(rules).special_shapes if rules else EVERY_BOOKS_SHAPES
     bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES
-    dets, groups, decoding = read_the_hand(dets, groups, shapes, bonus_faces or BONUS_CODES)
+    dets, groups, decoding = read_the_hand(dets, groups, shapes, bonus_faces or BONUS_CODES, _numbered(dets.boxes, levelled))
     lap("decode")
     built = read_hand(dets, groups, **context)
     problems = notes + (list(decoding.notes) if decoding else []) + [str(p) for p in built.problems] + built.hand.problems()
@@ -78,6 +79,17 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
                     *problems]
     return Recognition(dets, groups, built.hand, problems, size, times, levelled.degrees if levelled is not None else 0.0, photo_size,
                        decoding, built.trace)
+
+
+def _numbered(boxes: np.ndarray, levelled: Any) -> list[str]:
+    """Each tile's number as the overlay, the page and ``--json`` give it (row by row on the photo as taken, read the way
+    it was turned), so the decoder's reasons name tiles as the player sees them."""
+    on_photo = levelled.to_photo(boxes) if levelled is not None else boxes
+    order = photo_order([corners(b) for b in on_photo], levelled.degrees if levelled is not None else 0.0)
+    names = [""] * len(order)
+    for number, index in enumerate(order):
+        names[index] = f"#{number}"
+    return names
 
 
 def better_tileset(photo: str | Path | bytes | np.ndarray, result: Recognition | None = None, current: str | None = None,

@@ -25,6 +25,7 @@ from recognizer.group import Group, GroupKind
 from recognizer.hand import Laid, LayoutProblem, Trouble, assemble
 from recognizer.labels import CLASSES
 from recognizer.numbering import corners, photo_order
+from recognizer.reread import HandTile, guesses_of, reread
 from scoring.errors import InvalidHandError, NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod, parse_wind
 from scoring.tiles import ALL_CODES, Tile, check_notation_length
@@ -77,11 +78,15 @@ class ReviewTile:
     group: int | None = None
     source: str = "typed"  # recognised | typed | added | corrected
     in_hand: bool = True
+    decoded: str | None = None
+    """Why the hand, read as a whole, gives this tile another face than the reader's best guess; None when it does not."""
+    other: str | None = None
+    """The face the runner-up reading of the hand gives this tile, where it differs."""
 
     @property
     def label(self) -> str:
         """How the page names a tile: the number drawn on the photo, its face, how sure the reader was."""
-        sure = "" if self.confidence is None else f" ({self.confidence:.0%})"
+        sure = "" if self.confidence is None else f" ({self.confidence:.0%}{', read as a hand' if self.decoded else ''})"
         aside = "" if self.in_hand else ", not in this hand"
         return f"#{self.id} {self.code}{sure}{aside}"
 
@@ -278,7 +283,8 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
     from being counted. A group of kind ``winning`` marks the winning tile (kept only when the
     reader was sure of it). Tiles laid out together as no set the reader knows (kind ``other``) stay a set, as the
     recogniser's hand builder takes them: two of them beside the winning tile are the set it completed, any
-    other the player sorts.
+    other the player sorts. A reading the decoder made is read again as one hand (:func:`read_again`), so a tile it
+    gave another face than the reader's best guess says why.
     """
     in_hand: set[int] = set()
     sets: list[list[int]] = []
@@ -296,7 +302,10 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
             concealed_sets.append(len(sets))
         sets.append(list(g.members))
     placed = [replace(t, in_hand=i in in_hand or not groups) for i, t in enumerate(tiles)]
-    return from_detections(placed, sets, concealed_sets, winning_index=winning, recognised=recognised, turned=turned)
+    review = from_detections(placed, sets, concealed_sets, winning_index=winning, recognised=recognised, turned=turned)
+    # A reading the decoder made is read again by the tiles' numbers, as after every correction, so a tile it moved is
+    # marked with why; a record saved before the decoder is shown as it was saved.
+    return read_again(review) if (recognised or {}).get("decoded") else review
 
 
 def from_detections(
@@ -351,6 +360,38 @@ def from_detections(
     return review
 
 
+# --- the hand read again -----------------------------------------------------------------------
+
+
+def read_again(review: Review) -> Review:
+    """The hand read again as a whole (``recognizer.reread``): every tile the player typed, added, set or confirmed
+    stays as it is, and each tile left to the reader takes the face among its guesses that makes the likeliest legal
+    hand with them. A tile read otherwise than the reader's best guess carries why (``decoded``), so the page marks
+    it for the player to check; a tile the runner-up reading gives another face carries that face (``other``)."""
+    counted = [t for t in review.tiles if t.in_hand]
+    if not any(t.confidence is not None for t in counted):
+        return review  # every tile is the player's word: nothing is left to read
+    said = [HandTile(t.id, t.code, guesses_of(t.code, t.confidence, t.alternatives), t.confidence is None, t.group) for t in counted]
+    read = reread(said)
+    guessed = {h.id: dict(h.guesses) for h in said if not h.fixed}
+
+    def now(t: ReviewTile) -> ReviewTile:
+        if t.id not in guessed:  # the player's word, or a tile set aside: not the decoder's to read
+            return replace(t, decoded=None, other=None) if t.decoded or t.other else t
+        code = read.code(t.id)
+        return replace(t, code=code, confidence=guessed[t.id][code], decoded=read.why(t.id), other=read.other(t.id))
+
+    tiles = tuple(now(t) for t in review.tiles)
+    return review if tiles == review.tiles else replace(review, tiles=tiles)
+
+
+def read_again_changes(before: Review, after: Review) -> list[str]:
+    """The tiles reading the hand again moved, one line each for the player: which, from what, to what, why."""
+    was = {t.id: t.code for t in before.tiles}
+    return [f"#{t.id} {was[t.id]} → {t.code}: " + (t.decoded or "the reader's own best guess again, as no other reading is likelier")
+            for t in after.tiles if t.id in was and was[t.id] != t.code]
+
+
 # --- what to check first ----------------------------------------------------------------------
 
 
@@ -368,6 +409,16 @@ def tiles_in_review_order(review: Review) -> list[ReviewTile]:
 def tiles_in_photo_order(review: Review) -> list[ReviewTile]:
     """Every tile by its number: the numbers follow the photo, row by row, left to right; added tiles last."""
     return sorted(review.tiles, key=lambda t: t.id)
+
+
+def one_tap_faces(tile: ReviewTile) -> list[tuple[str, str]]:
+    """The faces a picked tile offers as one tap each, with what each is: the reader's own best guess when the hand read
+    as a whole shows another, its other guesses, and the face the runner-up reading of the hand gives it."""
+    offers = [(c, f"{p:.0%}" + (", the reader's" if k == 0 and tile.decoded else "") + (", next likeliest hand" if c == tile.other else ""))
+              for k, (c, p) in enumerate(tile.alternatives) if c != tile.code]
+    if tile.other and tile.other != tile.code and all(c != tile.other for c, _ in offers):
+        offers.append((tile.other, "next likeliest hand"))
+    return offers
 
 
 def replacement_choices(review: Review, tile_id: int) -> list[str]:

@@ -103,6 +103,7 @@ def start(slot: Slot, new: rv.Review | None, photo: Photo | None = None) -> None
     st.session_state[slot.photo] = photo
     st.session_state[slot.version] = st.session_state.get(slot.version, 0) + 1
     st.session_state.pop(f"{slot.prefix}_said", None)  # what the last tap did was said of the last hand
+    st.session_state.pop(reread_key(slot), None)
     st.session_state[undo_key(slot)] = []  # and its corrections cannot be taken back into this one
     first = rv.tiles_to_check(new)[:1] if new is not None else []
     st.session_state[slot.picked] = first[0].id if first else None
@@ -122,14 +123,26 @@ def undo_key(slot: Slot) -> str:
     return f"{slot.prefix}_undo"
 
 
+def reread_key(slot: Slot) -> str:
+    """The tiles the last correction's reading of the whole hand moved, one line each (``<prefix>_reread``)."""
+    return f"{slot.prefix}_reread"
+
+
 def edit(slot: Slot, change: Callable[..., rv.Review], *args: Any) -> None:
-    """Apply one correction, keeping the review before it so it can be taken back; a player's mistake becomes a message."""
+    """Apply one correction, keeping the review before it so it can be taken back; a player's mistake becomes a message.
+    A correction to the tiles reads the hand again as a whole (``review.read_again``): the hand shown is the decoded one,
+    and the tiles it moved are said."""
     before: rv.Review = st.session_state[slot.review]
+    st.session_state.pop(reread_key(slot), None)
     try:
-        after = change(before, *args)
+        corrected = change(before, *args)
     except PungChowError as exc:
         st.session_state[f"{slot.prefix}_said"] = ("error", player_words(exc))
         return
+    after = corrected
+    if corrected.tiles != before.tiles or corrected.groups != before.groups:
+        after = rv.read_again(corrected)
+        st.session_state[reread_key(slot)] = rv.read_again_changes(corrected, after)
     if after is not before:
         stack = st.session_state.setdefault(undo_key(slot), [])
         stack.append(before)
@@ -146,6 +159,7 @@ def undo(slot: Slot, where: str = "fix") -> None:
     st.session_state[state.SCROLL_TO] = f"said-{slot.prefix}-{where}"
     undone: rv.Review = st.session_state[slot.review]
     st.session_state[slot.review] = stack.pop()
+    st.session_state.pop(reread_key(slot), None)  # the hand is as it was read before that correction
     last = undone.corrections[-1].to_dict() if undone.corrections else None
     st.session_state[f"{slot.prefix}_said"] = ("success", "took back: " + (rv.correction_text(last) if last else "the last change"))
 
@@ -270,6 +284,7 @@ def tapped_tile(slot: Slot) -> None:
         pick(slot, int(chosen[0]["id"]))
         st.session_state[counter] = st.session_state.get(counter, 0) + 1
         st.session_state.pop(f"{slot.prefix}_said", None)
+        st.session_state.pop(reread_key(slot), None)
 
 
 def show_photo(slot: Slot, review: rv.Review, photo: Photo) -> None:
@@ -281,8 +296,10 @@ def show_photo(slot: Slot, review: rv.Review, photo: Photo) -> None:
                         selection_mode="tile", width="content")
     st.caption("Tap a tile to fix it; the numbers match the lists. Green: sure · orange: unsure · red: doubtful · "
                "blue: checked by you · grey dashed: set aside, not in this hand · purple: the tile being fixed")
-    if changed := ((review.recognised or {}).get("decoded") or {}).get("changes"):
-        st.caption("Read as one legal hand, the reader changed: " + "; ".join(f"{c['from']} → {c['to']} ({c['why']})" for c in changed))
+    if decoded := [t for t in rv.tiles_in_photo_order(review) if t.decoded and t.alternatives]:
+        with st.container(key=f"decoded-{slot.prefix}"):
+            st.caption("Read as one legal hand, the reader changed: " + "; ".join(
+                f"#{t.id} {t.alternatives[0][0]} → {t.code} ({t.decoded})" for t in decoded) + ". Check these on the photo.")
 
 
 def show_faces(slot: Slot, review: rv.Review) -> None:
@@ -330,6 +347,8 @@ def said(slot: Slot, where: str) -> None:
         if message:
             kind, text = message
             (st.error if kind == "error" else st.success)(text)
+        if moved := st.session_state.get(reread_key(slot)):
+            st.warning("Read again as one hand, the reader now reads " + ("; ".join(moved)) + ". Check it on the photo.")
         if st.session_state.get(undo_key(slot)):
             st.button("Undo the last correction", key=slot.key("undo", where), on_click=undo, args=(slot, where), icon=":material/undo:")
     bring_into_view(f"said-{slot.prefix}-{where}")
@@ -383,12 +402,13 @@ def fix_panel(slot: Slot, review: rv.Review, photo: Photo | None) -> None:
 def tile_actions(slot: Slot, review: rv.Review, tile: rv.ReviewTile) -> None:
     """What can be done with the picked tile: the reader's other guesses, confirm, winning, set aside, delete."""
     picked = tile.id
-    guesses = [(c, p) for c, p in tile.alternatives if c != tile.code]
-    if guesses:
-        st.caption("The reader's other guesses")
-        for col, (code, p) in zip(st.columns(len(guesses)), guesses):
-            col.button(f"{code} ({p:.0%})", key=slot.key("alt", picked, code), on_click=fix_and_advance,
-                       args=(slot, rv.replace_tile, picked, code))
+    offers = rv.one_tap_faces(tile)
+    if offers:
+        st.caption("The reader's other guesses" + (", and the face the next likeliest hand gives it" if tile.other else ""))
+        with st.container(key=f"offers-{slot.prefix}"):
+            for col, (code, words) in zip(st.columns(len(offers)), offers):
+                col.button(f"{code} ({words})", key=slot.key("alt", picked, code), on_click=fix_and_advance,
+                           args=(slot, rv.replace_tile, picked, code))
     actions = st.columns(2) + st.columns(2)
     actions[0].button("It is right", key=slot.key("confirm"), on_click=fix_and_advance, args=(slot, rv.confirm_tile, picked),
                       disabled=tile.confidence is None or not tile.in_hand)
