@@ -36,8 +36,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_crops import GROUPS
+
 from recognizer import classify as classify_module
 from recognizer.detect import iou_matrix
+from recognizer.detections import UNSURE_BELOW
 from recognizer.labels import CLASSES
 from recognizer.models import load_model, models_dir
 from scoring.tiles import BONUS_CODES
@@ -104,11 +106,13 @@ def read_rgb(path: Path) -> np.ndarray:
 
 
 def bench_crops(models: Models) -> dict[str, float]:
-    rows = list(csv.DictReader(open(REALDEV / "hk-sets" / "crops.csv", newline="")))
+    with open(REALDEV / "hk-sets" / "crops.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
     per_set: dict[str, list[bool]] = defaultdict(list)
     per_group: dict[str, list[bool]] = defaultdict(list)
     top3: list[bool] = []
     number: list[bool] = []
+    bonus_missed_flagged: list[bool] = []
     for fold, name in enumerate(HK_SETS):
         models.use(fold)
         for row in (r for r in rows if r["set"] == name):
@@ -120,12 +124,15 @@ def bench_crops(models: Models) -> dict[str, float]:
             top3.append(row["code"] in codes)
             if row["code"] in BONUS_CODES:
                 number.append(codes[0][0] == row["code"][0] and codes[0] in BONUS_CODES)
+                if not right:
+                    bonus_missed_flagged.append(float(dets.confidence[0]) < UNSURE_BELOW)
     every = [r for v in per_set.values() for r in v]
     print(f"HK crops: top-1 {np.mean(every):.3f}, top-3 {np.mean(top3):.3f} of {len(every)}")
     print("  per set:   " + ", ".join(f"{k} {np.mean(v):.3f} ({len(v)})" for k, v in per_set.items()))
     print("  per group: " + ", ".join(f"{k} {np.mean(v):.3f} ({len(v)})" for k, v in per_group.items()))
     print(f"  flowers+seasons: {sum(per_group['flowers+seasons'])}/{len(per_group['flowers+seasons'])} right, "
-          f"number right {sum(number)}/{len(number)}")
+          f"number right {sum(number)}/{len(number)}; of those missed, {sum(bonus_missed_flagged)}/{len(bonus_missed_flagged)} "
+          f"read under {UNSURE_BELOW:.2f} (the page asks the player to check them)")
     return {"hk_crops_top1": float(np.mean(every)), "hk_crops_bonus": float(np.mean(per_group["flowers+seasons"]))}
 
 
