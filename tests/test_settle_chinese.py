@@ -93,7 +93,7 @@ def test_the_pages_settle_path_picks_the_chinese_book() -> None:
     losers = ("1B2B3B 4D4D9D9D [RDRDRD] [4C4C4C4C]", "4B5B6B 3D3D8D8D [GDGDGD] [3C3C3C3C]", "7B8B9B 1D1D5D5D [WDWDWD] [2C2C2C2C]")
     for i, loser in enumerate(losers, start=1):
         t = tb.with_seat(t, i, notation=loser)
-    t = tb.Table(t.seats, east=0, winner=0)
+    t = tb.Deal(t.seats, east=0, winner=0)
     results = tb.score_table(t, "chinese-classical")
     settlement = tb.settle_table(t, results, "chinese-classical")
     assert settlement["book"] == "chinese-classical"

@@ -17,12 +17,12 @@ LOSERS = ("2B3B4B 5D5D9D9D [RDRDRD] [4D4D4D4D]", "2B3B4B 1D1D8D8D [GDGDGD] [3D3D
 needs_harr = pytest.mark.skipif("harr-1922" not in rule_sets(), reason="the harr-1922 rule set is not installed")
 
 
-def full_table(east: int = 0, winner: int | None = 0) -> tb.Table:
+def full_table(east: int = 0, winner: int | None = 0) -> tb.Deal:
     table = tb.new_table(["Ann", "Bo", "Cy", "Di"])
     table = tb.with_seat(table, 0, notation=WINNER, winning_tile="2D", won_by="discard")
     for i, loser in enumerate(LOSERS, start=1):
         table = tb.with_seat(table, i, notation=loser)
-    return tb.Table(table.seats, east=east, winner=winner)
+    return tb.Deal(table.seats, east=east, winner=winner)
 
 
 def test_winds_go_round_from_east() -> None:

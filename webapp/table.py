@@ -36,8 +36,9 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class Table:
-    """The deal as the settlement needs it."""
+class Deal:
+    """One deal at the table, as the page fills it in: the four seats and their hands, who dealt (East), who went out, the
+    round's wind. Settling turns it into the settlement's own ``scoring.settle.Table`` of scored players."""
 
     seats: tuple[Seat, ...]
     east: int = 0
@@ -53,23 +54,23 @@ class Table:
         return [s.player for s in self.seats]
 
 
-def new_table(players: Sequence[str] = ("Player 1", "Player 2", "Player 3", "Player 4")) -> Table:
-    return Table(seats=tuple(Seat(p) for p in players))
+def new_table(players: Sequence[str] = ("Player 1", "Player 2", "Player 3", "Player 4")) -> Deal:
+    return Deal(seats=tuple(Seat(p) for p in players))
 
 
-def with_seat(table: Table, index: int, **changes: Any) -> Table:
+def with_seat(table: Deal, index: int, **changes: Any) -> Deal:
     seats = list(table.seats)
     seats[index] = replace(seats[index], **changes)
     return replace(table, seats=tuple(seats))
 
 
-def check_players(table: Table) -> None:
+def check_players(table: Deal) -> None:
     names = [s.player.strip() for s in table.seats]
     if len(names) != SEATS or not all(names) or len(set(names)) != SEATS:
         raise PungChowError("name the four players, each differently")
 
 
-def hand_of(table: Table, index: int) -> Hand:
+def hand_of(table: Deal, index: int) -> Hand:
     """The hand this seat showed, with its wind, the round's wind and whether it went out."""
     seat = table.seats[index]
     if not seat.notation.strip():
@@ -90,7 +91,7 @@ def hand_of(table: Table, index: int) -> Hand:
         raise about(f"{seat.player}'s hand: ", exc) from None
 
 
-def check_plain_scores(table: Table) -> None:
+def check_plain_scores(table: Deal) -> None:
     """A plain score stands for a losing hand only: the winner's hand decides how the deal is paid, so it is scored from its tiles."""
     for i, seat in enumerate(table.seats):
         if not seat.plain:
@@ -104,7 +105,7 @@ def check_plain_scores(table: Table) -> None:
             raise PungChowError(f"{seat.player}'s score must be a whole number of points, 0 or more; not {seat.score!r}")
 
 
-def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = None) -> dict[str, ScoreResult]:
+def score_table(table: Deal, rules: str, options: Mapping[str, Any] | None = None) -> dict[str, ScoreResult]:
     """The score of every hand shown, under one rule set, by player name; a seat given as a plain score has none."""
     check_players(table)
     check_plain_scores(table)
@@ -122,7 +123,7 @@ def score_table(table: Table, rules: str, options: Mapping[str, Any] | None = No
     return results
 
 
-def settle_table(table: Table, results: Mapping[str, ScoreResult], rules: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def settle_table(table: Deal, results: Mapping[str, ScoreResult], rules: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Who pays whom, settled by the rule set's own book with its limit and East limit; returns its ``to_dict()``.
 
     A seat given as a plain score pays and is paid on that score, as the book's layouts do. Every other player keeps
@@ -143,17 +144,17 @@ def points(seat: Seat, results: Mapping[str, ScoreResult]) -> int:
     return seat.score if seat.plain and seat.score is not None else int(results[seat.player].total)
 
 
-def plain_seats(table: Table) -> list[str]:
+def plain_seats(table: Deal) -> list[str]:
     """The players whose score was typed, not scored from their hand."""
     return [s.player for s in table.seats if s.plain]
 
 
-def seat_ready(table: Table, index: int) -> bool:
+def seat_ready(table: Deal, index: int) -> bool:
     """The seat is filled in enough to settle: a losing seat's plain score, or a hand that reads (with how the winner went out)."""
     return seat_wants(table, index) is None
 
 
-def seat_wants(table: Table, index: int) -> str | None:
+def seat_wants(table: Deal, index: int) -> str | None:
     """What the seat still wants before it can be settled, in a few words for its folded line; None when it is ready."""
     seat = table.seats[index]
     if seat.plain:
@@ -169,7 +170,7 @@ def seat_wants(table: Table, index: int) -> str | None:
     return None
 
 
-def seat_summary(table: Table, index: int) -> str:
+def seat_summary(table: Deal, index: int) -> str:
     """The seat's line when its editor is folded: who, which wind, the hand or score, and what it still wants (or done)."""
     seat = table.seats[index]
     who = f"{seat.player or f'Player {index + 1}'} — {Wind(table.seat_wind(index)).word}"

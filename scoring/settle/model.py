@@ -33,7 +33,7 @@ class Book(str, Enum):
     CHINESE = "chinese-classical"
 
 
-class Game(str, Enum):
+class HandedGame(str, Enum):
     """How many play: the books settle a two-, three- or four-hand game; five and six take turns."""
 
     TWO = "two-hand"
@@ -45,11 +45,11 @@ class Game(str, Enum):
     @property
     def seated(self) -> int:
         """How many players hold a hand in one game (five and six play four at a time)."""
-        return {Game.TWO: 2, Game.THREE: 3}.get(self, 4)
+        return {HandedGame.TWO: 2, HandedGame.THREE: 3}.get(self, 4)
 
     @property
     def people(self) -> int:
-        return {Game.TWO: 2, Game.THREE: 3, Game.FOUR: 4, Game.FIVE: 5, Game.SIX: 6}[self]
+        return {HandedGame.TWO: 2, HandedGame.THREE: 3, HandedGame.FOUR: 4, HandedGame.FIVE: 5, HandedGame.SIX: 6}[self]
 
 
 class IncidentKind(str, Enum):
@@ -116,7 +116,7 @@ class Table:
 
     players: tuple[Player, ...]
     book: str = Book.HARR.value
-    game: Game = Game.FOUR
+    game: HandedGame = HandedGame.FOUR
     limit: int | None = None
     east_limit: int | None = None
     incident: Incident | None = None
@@ -128,9 +128,9 @@ class Table:
         a settling book of that name is known (``check_table``), so this data module needs no registry."""
         object.__setattr__(self, "book", self.book.value if isinstance(self.book, Book) else str(self.book))
         try:
-            object.__setattr__(self, "game", Game(self.game))
+            object.__setattr__(self, "game", HandedGame(self.game))
         except ValueError as exc:
-            raise SettlementError(f"{exc}: games are {', '.join(g.value for g in Game)}") from None
+            raise SettlementError(f"{exc}: games are {', '.join(g.value for g in HandedGame)}") from None
         object.__setattr__(self, "players", tuple(self.players))
 
     @property

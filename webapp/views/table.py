@@ -37,11 +37,11 @@ from webapp.widgets import (
 NOBODY = -1
 
 
-def current_table() -> tb.Table:
+def current_table() -> tb.Deal:
     """The deal being settled, kept in the session while the player fills it in."""
     if st.session_state[state.TABLE] is None:
         st.session_state[state.TABLE] = tb.new_table()
-    table: tb.Table = st.session_state[state.TABLE]
+    table: tb.Deal = st.session_state[state.TABLE]
     return table
 
 
@@ -52,13 +52,13 @@ def sit_the_game() -> None:
     if game is None or len(game.players) != tb.SEATS or table.players == list(game.players):
         return
     if table.players == tb.new_table().players and not any(s.notation for s in table.seats):
-        put(tb.Table(tuple(tb.Seat(p) for p in game.players), east=table.east, winner=table.winner,
+        put(tb.Deal(tuple(tb.Seat(p) for p in game.players), east=table.east, winner=table.winner,
                      prevailing_wind=table.prevailing_wind))
         for i, name in enumerate(game.players):
             st.session_state[f"w_player_{i}"] = name
 
 
-def deal_key(table: tb.Table, rules: str) -> str:
+def deal_key(table: tb.Deal, rules: str) -> str:
     """The mark a saved deal carries: the same deal saved twice (a double tap) is kept once; the next deal draws a new one."""
     if not st.session_state.get(state.DEAL_TOKEN):
         st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
@@ -75,7 +75,7 @@ def next_deal() -> None:
     wind = table.prevailing_wind
     if east != table.east and east == 0:
         wind = WINDS[(WINDS.index(wind) + 1) % len(WINDS)]
-    put(tb.Table(tuple(tb.Seat(p) for p in table.players), east=east, winner=table.winner, prevailing_wind=wind))
+    put(tb.Deal(tuple(tb.Seat(p) for p in table.players), east=east, winner=table.winner, prevailing_wind=wind))
     for i in range(tb.SEATS):
         st.session_state[reviewer.seat_slot(i).review] = None
         for name in ("w_seat_hand", "w_seat_winning"):
@@ -92,7 +92,7 @@ def next_deal() -> None:
     st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
 
 
-def put(table: tb.Table) -> None:
+def put(table: tb.Deal) -> None:
     """Keep the edited table for the next run (every click reruns the page)."""
     st.session_state[state.TABLE] = table
 
@@ -169,7 +169,7 @@ def unfold(index: int) -> None:
     st.session_state[state.SEAT_OPEN] = index if opened else None
 
 
-def sync_seat(index: int) -> tb.Table:
+def sync_seat(index: int) -> tb.Deal:
     """Take this run's typing into the seat before its summary line is drawn (the line is drawn above the fields)."""
     table = current_table()
     seat = table.seats[index]
@@ -213,7 +213,7 @@ def seat_editor(index: int) -> None:
         seat_fields(index, table)
 
 
-def seat_fields(index: int, table: tb.Table) -> None:
+def seat_fields(index: int, table: tb.Deal) -> None:
     seat = table.seats[index]
     slot = reviewer.seat_slot(index)
     review = st.session_state.get(slot.review)
@@ -260,7 +260,7 @@ def seat_fields(index: int, table: tb.Table) -> None:
                               max_upload_size=MAX_UPLOAD_MB)
 
 
-def show_settlement(table: tb.Table, rules: str) -> None:
+def show_settlement(table: tb.Deal, rules: str) -> None:
     options = st.session_state[state.RULE_OPTIONS].get(rules)
     results = tb.score_table(table, rules, options)
     st.subheader("Scores")
@@ -292,7 +292,7 @@ def show_settlement(table: tb.Table, rules: str) -> None:
     save_deal(table, rules, results, settlement)
 
 
-def linked_hands(store: Any, game_id: int, table: tb.Table, results: dict[str, ScoreResult]) -> dict[int, Any]:
+def linked_hands(store: Any, game_id: int, table: tb.Deal, results: dict[str, ScoreResult]) -> dict[int, Any]:
     """Seats whose hand was saved from *Score a hand* into this game, as this very hand, in a deal not yet settled.
 
     The deal takes that hand's deal number and keeps no second copy, so the history shows it once.
@@ -312,7 +312,7 @@ def linked_hands(store: Any, game_id: int, table: tb.Table, results: dict[str, S
     return linked if len(deals) == 1 else {}
 
 
-def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], settlement: dict[str, Any]) -> None:
+def save_deal(table: tb.Deal, rules: str, results: dict[str, ScoreResult], settlement: dict[str, Any]) -> None:
     store = history()
     key = deal_key(table, rules)
     kept = store.deal_saved_under(key)
@@ -373,7 +373,7 @@ with user_errors():
                                format_func=lambda i: "nobody (a drawn deal)" if i == NOBODY else names[i] or f"Player {i + 1}")
     prevailing = seat_cols[2].selectbox("Prevailing wind", WINDS, index=WINDS.index(table.prevailing_wind), key="w_table_round",
                                    format_func=reviewer.wind_word)
-    table = tb.Table(table.seats, east=table.east if east is None else east, winner=None if winner in (NOBODY, None) else winner,
+    table = tb.Deal(table.seats, east=table.east if east is None else east, winner=None if winner in (NOBODY, None) else winner,
                      prevailing_wind=prevailing or table.prevailing_wind)
     put(table)
     for i in range(4):
