@@ -8,8 +8,9 @@ from typing import Any
 
 import streamlit as st
 
-from scoring.api import ScoreResult, WinMethod, get_rule_set
+from scoring.api import Hand, ScoreResult, WinMethod, get_rule_set
 from scoring.errors import PungChowError
+from scoring.settle import Settlement
 from scoring.tiles import WINDS, Wind
 from webapp import reviewer, state
 from webapp import table as tb
@@ -51,7 +52,7 @@ def sit_the_game() -> None:
     game = current_game(history())
     if game is None or len(game.players) != tb.SEATS or table.players == list(game.players):
         return
-    if table.players == tb.new_table().players and not any(s.notation for s in table.seats):
+    if table.players == tb.new_table().players and not any(s.shown for s in table.seats):
         put(tb.Deal(tuple(tb.Seat(p) for p in game.players), east=table.east, winner=table.winner,
                      prevailing_wind=table.prevailing_wind))
         for i, name in enumerate(game.players):
@@ -62,7 +63,8 @@ def deal_key(table: tb.Deal, rules: str) -> str:
     """The mark a saved deal carries: the same deal saved twice (a double tap) is kept once; the next deal draws a new one."""
     if not st.session_state.get(state.DEAL_TOKEN):
         st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
-    seats = "|".join(f"{s.player}:{s.score if s.plain else s.notation}:{s.winning_tile}:{s.won_by}" for s in table.seats)
+    seats = "|".join(f"{s.player}:{s.score if s.plain else s.shown}:{s.winning_tile}:{s.won_by.value if s.won_by else ''}"
+                     for s in table.seats)
     digest = hashlib.sha256(f"{seats}|{table.east}|{table.winner}|{table.prevailing_wind}|{rules}".encode()).hexdigest()[:16]
     return f"{st.session_state[state.DEAL_TOKEN]}:{digest}"
 
@@ -109,15 +111,14 @@ def from_hand_page(index: int) -> None:
             reviewer.player_words(p) for p in problems)
         return
     winning = hand.winning_tile.code if hand.winning_tile else ""
-    won_by = hand.won_by.value if hand.won_by else ""
     drop_seat_review(index)
     if hand.winner and st.session_state.get("w_winner") is None:
         st.session_state["w_winner"] = index  # the hand was checked as the winner's on Score a hand
-    table = tb.with_seat(current_table(), index, notation=str(hand), winning_tile=winning, won_by=won_by,
+    table = tb.with_seat(current_table(), index, hand=hand, unread="", winning_tile=winning, won_by=hand.won_by,
                          hand_id=st.session_state.get(state.SAVED_HAND))
     st.session_state[f"w_seat_hand_{index}"] = str(hand)
     st.session_state[f"w_seat_winning_{index}"] = winning
-    st.session_state[f"w_seat_won_by_{index}"] = won_by or None
+    st.session_state[f"w_seat_won_by_{index}"] = hand.won_by.value if hand.won_by else None
     put(table)
 
 
@@ -125,7 +126,7 @@ def drop_seat_review(index: int) -> None:
     """The seat's hand is typed (or taken from the hand page) now, not read from its photo: the typing starts from it."""
     st.session_state[reviewer.seat_slot(index).review] = None
     seat = current_table().seats[index]
-    st.session_state[f"w_seat_hand_{index}"] = seat.notation
+    st.session_state[f"w_seat_hand_{index}"] = seat.shown
     st.session_state[f"w_seat_winning_{index}"] = seat.winning_tile
 
 
@@ -141,20 +142,20 @@ def read_seat_photo(index: int) -> None:
         st.session_state[state.MESSAGE] = f"{current_table().seats[index].player}'s photo: {exc}"
         return
     reviewer.start(reviewer.seat_slot(index), review, photo)
-    notation, winning = seat_hand(review)
+    hand, winning = seat_hand(review)
     if winning and st.session_state.get("w_winner") is None:
         st.session_state["w_winner"] = index  # the reader found a winning tile set apart in this player's photo
-    st.session_state[f"w_seat_hand_{index}"] = notation
+    st.session_state[f"w_seat_hand_{index}"] = "" if hand is None else str(hand)
     st.session_state[f"w_seat_winning_{index}"] = winning
-    put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, photo_sha256=photo.sha256,
+    put(tb.with_seat(current_table(), index, hand=hand, unread="", winning_tile=winning, photo_sha256=photo.sha256,
                      thumbnail=thumbnail_jpeg(photo.image), hand_id=None))
 
 
-def seat_hand(review: Review) -> tuple[str, str]:
-    """The seat's hand in notation and its winning tile, as the review now reads them."""
+def seat_hand(review: Review) -> tuple[Hand | None, str]:
+    """The seat's tiles and its winning tile, as the review now reads them (None: not a hand yet)."""
     hand, _ = to_hand(review)
     winning = review.tile(review.winning_tile).code if review.winning_tile is not None else ""
-    return (str(hand) if hand is not None else ""), winning
+    return (None if hand is None else tb.tiles_of(hand)), winning
 
 
 def widget_value(key: str, value: object) -> None:
@@ -177,21 +178,26 @@ def sync_seat(index: int) -> tb.Deal:
     plain = bool(st.session_state.get(f"w_seat_plain_{index}", seat.plain))
     score = st.session_state.get(f"w_seat_score_{index}", seat.score) if plain else seat.score
     if review is not None:
-        notation, winning = seat_hand(review)
+        (hand, winning), unread = seat_hand(review), ""
     else:
-        notation = st.session_state.get(f"w_seat_hand_{index}", seat.notation)
+        hand, unread = tb.read_tiles(st.session_state.get(f"w_seat_hand_{index}", seat.shown))
         winning = st.session_state.get(f"w_seat_winning_{index}", seat.winning_tile)
     won = table.winner == index
     winning = winning if won else seat.winning_tile if review is None else ""
-    won_by = (st.session_state.get(f"w_seat_won_by_{index}") or "") if won else seat.won_by
-    changes = {"plain": plain, "score": None if score is None else int(score), "notation": notation, "winning_tile": winning,
-               "won_by": won_by}
+    won_by = win_method(st.session_state.get(f"w_seat_won_by_{index}")) if won else seat.won_by
+    changes = {"plain": plain, "score": None if score is None else int(score), "hand": hand, "unread": unread,
+               "winning_tile": winning, "won_by": won_by}
     if any(getattr(seat, name) != value for name, value in changes.items()):
-        hand_id = seat.hand_id if notation == seat.notation else None
+        hand_id = seat.hand_id if (hand, unread) == (seat.hand, seat.unread) else None
         put(tb.with_seat(table, index, hand_id=hand_id, **changes))
         if review is None and st.session_state.get(state.SEAT_OPEN) == index and not tb.seat_ready(table, index):
             next_seat(index)
     return current_table()
+
+
+def win_method(chosen: str | None) -> WinMethod | None:
+    """The *Won by* chooser's answer (a way of winning's name, or None before one is chosen)."""
+    return WinMethod(chosen) if chosen else None
 
 
 def next_seat(index: int) -> None:
@@ -234,26 +240,27 @@ def seat_fields(index: int, table: tb.Deal) -> None:
         if review is not None:
             reviewer.review_tiles(slot, with_circumstances=False, winner=table.winner == index)
             review = st.session_state[slot.review]
-            notation, winning = seat_hand(review)
+            (hand, winning), unread = seat_hand(review), ""
             if table.winner != index:
                 winning = ""
-            st.markdown(f"Hand read from the photo: `{notation}`")
+            st.markdown(f"Hand read from the photo: `{'' if hand is None else hand}`")
             st.button("Type this hand instead", key=f"w_seat_type_{index}", on_click=drop_seat_review, args=(index,))
         else:
-            widget_value(f"w_seat_hand_{index}", seat.notation)
-            notation = st.text_input("Hand", key=f"w_seat_hand_{index}", placeholder="7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]")
+            widget_value(f"w_seat_hand_{index}", seat.shown)
+            hand, unread = tb.read_tiles(st.text_input("Hand", key=f"w_seat_hand_{index}",
+                                                       placeholder="7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"))
         methods = [m.value for m in WinMethod]
         if table.winner == index:
             cols = st.columns(2)
             if review is None:
                 widget_value(f"w_seat_winning_{index}", seat.winning_tile)
                 winning = cols[0].text_input("Winning tile", key=f"w_seat_winning_{index}", placeholder="2D")
-            widget_value(f"w_seat_won_by_{index}", seat.won_by or None)
-            won_by = cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?",
-                                       format_func=reviewer.won_by_words) or ""
-        if (notation, winning, won_by) != (seat.notation, seat.winning_tile, seat.won_by):
-            put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, won_by=won_by,
-                             hand_id=seat.hand_id if notation == seat.notation else None))
+            widget_value(f"w_seat_won_by_{index}", seat.won_by.value if seat.won_by else None)
+            won_by = win_method(cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?",
+                                                  format_func=reviewer.won_by_words))
+        if (hand, unread, winning, won_by) != (seat.hand, seat.unread, seat.winning_tile, seat.won_by):
+            put(tb.with_seat(current_table(), index, hand=hand, unread=unread, winning_tile=winning, won_by=won_by,
+                             hand_id=seat.hand_id if (hand, unread) == (seat.hand, seat.unread) else None))
         cols = st.columns(2)
         cols[0].button("Use the hand from Score a hand", key=f"w_seat_from_review_{index}", on_click=from_hand_page, args=(index,))
         cols[1].file_uploader("or a photo of this hand", key=f"w_seat_photo_{index}", on_change=read_seat_photo, args=(index,),
@@ -287,7 +294,7 @@ def show_settlement(table: tb.Deal, rules: str) -> None:
                           key="w_across_deal")
     with st.expander("Every payment, why, and where the book says so"):
         st.table(markdown_rows(text_table(tb.payment_lines(settlement))))
-        for note in settlement.get("notes", []):
+        for note in settlement.notes:
             st.caption(markdown_text(note))
     save_deal(table, rules, results, settlement)
 
@@ -312,7 +319,7 @@ def linked_hands(store: Any, game_id: int, table: tb.Deal, results: dict[str, Sc
     return linked if len(deals) == 1 else {}
 
 
-def save_deal(table: tb.Deal, rules: str, results: dict[str, ScoreResult], settlement: dict[str, Any]) -> None:
+def save_deal(table: tb.Deal, rules: str, results: dict[str, ScoreResult], settlement: Settlement) -> None:
     store = history()
     key = deal_key(table, rules)
     kept = store.deal_saved_under(key)
