@@ -175,8 +175,8 @@ def test_the_seats_fold_to_one_line_each_and_open_one_at_a_time(at: AppTest) -> 
     at.text_input(key="w_seat_hand_1").set_value(LOSER).run()
     plain_score(at, 2, 24)
     assert opened(at) == [False, False, False, True]
-    assert seat_lines(at) == ["Ann — East · went out: 7C8C9C6C7C8CSWSW [2D2D… · done",
-                              "Bo — South: 1B2B3B 4D4D9D9D [RDRDR… · done",
+    assert seat_lines(at) == ["Ann — East · went out: 6C7C7C8C8C9CSWSW [2D2D… · done",  # the tiles as read
+                              "Bo — South: 1B2B3B4D4D9D9D [RDRDRD… · done",
                               "Cy — West: plain score 24 · done",
                               "Di — North: no hand yet · needs the hand"]
     tap_seat_line(at, 0)
