@@ -23,7 +23,7 @@ LOSERS = ("2B3B4B 5D5D9D9D [RDRDRD] [4D4D4D4D]", "2B3B4B 1D1D8D8D [GDGDGD] [3D3D
 
 
 def deal() -> tb.Deal:
-    table = tb.new_table(["Ann", "Bo", "Cy", "Di"])
+    table = tb.new_deal(["Ann", "Bo", "Cy", "Di"])
     table = tb.with_typed_hand(table, 0, WINNER, winning_tile="2D", won_by="discard")
     for i, loser in enumerate(LOSERS, start=1):
         table = tb.with_typed_hand(table, i, loser)

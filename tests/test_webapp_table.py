@@ -18,7 +18,7 @@ needs_harr = pytest.mark.skipif("harr-1922" not in rule_sets(), reason="the harr
 
 
 def full_table(east: int = 0, winner: int | None = 0) -> tb.Deal:
-    table = tb.new_table(["Ann", "Bo", "Cy", "Di"])
+    table = tb.new_deal(["Ann", "Bo", "Cy", "Di"])
     table = tb.with_typed_hand(table, 0, WINNER, winning_tile="2D", won_by="discard")
     for i, loser in enumerate(LOSERS, start=1):
         table = tb.with_typed_hand(table, i, loser)

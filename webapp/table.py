@@ -73,7 +73,7 @@ class Deal:
         return [s.player for s in self.seats]
 
 
-def new_table(players: Sequence[str] = ("Player 1", "Player 2", "Player 3", "Player 4")) -> Deal:
+def new_deal(players: Sequence[str] = ("Player 1", "Player 2", "Player 3", "Player 4")) -> Deal:
     return Deal(seats=tuple(Seat(p) for p in players))
 
 

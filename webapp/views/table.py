@@ -41,7 +41,7 @@ NOBODY = -1
 def current_table() -> tb.Deal:
     """The deal being settled, kept in the session while the player fills it in."""
     if st.session_state[state.TABLE] is None:
-        st.session_state[state.TABLE] = tb.new_table()
+        st.session_state[state.TABLE] = tb.new_deal()
     table: tb.Deal = st.session_state[state.TABLE]
     return table
 
@@ -52,7 +52,7 @@ def sit_the_game() -> None:
     game = current_game(history())
     if game is None or len(game.players) != tb.SEATS or table.players == list(game.players):
         return
-    if table.players == tb.new_table().players and not any(s.shown for s in table.seats):
+    if table.players == tb.new_deal().players and not any(s.shown for s in table.seats):
         put(tb.Deal(tuple(tb.Seat(p) for p in game.players), east=table.east, winner=table.winner,
                      prevailing_wind=table.prevailing_wind))
         for i, name in enumerate(game.players):
