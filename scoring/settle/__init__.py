@@ -5,6 +5,7 @@ The page and the CLI need three things::
     table = load_table(json_text)      # or Table(...) built directly
     settlement = settle(table)         # every Payment with its reason and citation
     settlement.to_dict(); render(settlement)
+    Settlement.from_dict(kept)         # a settlement kept as its to_dict(), read back exactly
 
 The who-pays-whom table (``Settlement.grid()``, row pays column) always nets to zero.
 """
