@@ -159,7 +159,7 @@ def laid_out_whole_set() -> Iterator[None]:
     def whole_set(rng: np.random.Generator, style: Any) -> tuple[Any, dict[str, float]]:
         w = 26.0
         size = (w, w * 1.35, w * style.thickness)
-        layout = scene.Layout(hands=[HandPlan(None)])
+        layout = scene.Scene(hands=[HandPlan(None)])
         for k, code in enumerate(whole_set_codes()):
             row, col = divmod(k, SET_COLUMNS)
             centre = np.array([col * (w + 1.0) + w / 2, -row * (size[1] + 4.0)])

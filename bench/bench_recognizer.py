@@ -9,7 +9,7 @@ The peer is never a dependency; install it only to run this bench:
     python bench/bench_recognizer.py --latency PHOTO.jpg --tileset pungchow-1922   # the same, reading with a tile set
     python bench/bench_recognizer.py --make-12mp SOURCE.jpg OUT.jpg   # a 12-megapixel test photo: upscaled, noise sigma 4, quality 92
 
-Both are matched at IoU >= 0.5 with the right code (recognizer.evaluate.Tally), timed per photo
+Both are matched at IoU >= 0.5 with the right code (recognizer.evaluate.Counts), timed per photo
 (file -> tiles) on the same machine. The peer knows 34 riichi classes only (no flowers, seasons
 or tile backs), so on sets with those it cannot reach full recall.
 """
@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pungchow_data.coco import load_dataset  # noqa: E402
-from recognizer.evaluate import Tally  # noqa: E402
+from recognizer.evaluate import Counts  # noqa: E402
 from recognizer.pipeline import recognize  # noqa: E402
 
 #: The peer's class names -> our codes (m characters, p dots, s bamboo; chun red, hatsu green, haku white).
@@ -117,7 +117,7 @@ def main() -> int:
     ds = load_dataset(args.dataset)
     images = list(ds.images) if args.split == "all" else ds.split(args.split)
     runners = {"pungchow": ours, "mahjong-detector 0.0.6": peer_runner()}
-    tallies = {name: Tally() for name in runners}
+    tallies = {name: Counts() for name in runners}
     for im in images:
         path = ds.image_path(im)
         gt_boxes = np.array([t.bbox for t in im.tiles], np.float32).reshape(-1, 4)

@@ -54,7 +54,7 @@ def categories() -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class Group:
+class GroupLabel:
     """A set of tiles laid together: the concealed row, one meld, the bonus tiles or the winning tile."""
 
     id: int
@@ -66,7 +66,7 @@ class Group:
         return {"id": self.id, "kind": self.kind, "exposed": self.exposed, "hand_index": self.hand_index}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Group:
+    def from_dict(cls, d: dict[str, Any]) -> GroupLabel:
         return cls(int(d["id"]), str(d["kind"]), bool(d["exposed"]), int(d.get("hand_index", 0)))
 
 
@@ -141,7 +141,7 @@ class ImageRecord:
     license: str = ""
     hand: dict[str, Any] | None = None
     hands: list[dict[str, Any] | None] = field(default_factory=list)
-    groups: list[Group] = field(default_factory=list)
+    groups: list[GroupLabel] = field(default_factory=list)
     tiles: list[TileLabel] = field(default_factory=list)
     id: int = 0
 
@@ -176,7 +176,7 @@ class ImageRecord:
             license=str(d.get("license", "")),
             hand=d.get("hand"),
             hands=list(d.get("hands", [])),
-            groups=[Group.from_dict(g) for g in d.get("groups", [])],
+            groups=[GroupLabel.from_dict(g) for g in d.get("groups", [])],
             id=int(d["id"]),
         )
 

@@ -79,7 +79,7 @@ class Unit(str, Enum):
 _SETS = (Unit.CHOW, Unit.PUNG, Unit.KONG)
 
 
-class Reading(str, Enum):
+class HandShape(str, Enum):
     """The shape a reading of the whole photo takes."""
 
     STANDARD = "four sets and a pair"
@@ -123,7 +123,7 @@ class HandReading:
     (kind, faces, tiles)."""
 
     codes: tuple[int, ...]
-    shape: Reading
+    shape: HandShape
     log_ratio: float
     units: tuple[tuple[Unit, tuple[int, ...], tuple[int, ...]], ...] = ()
 
@@ -195,7 +195,7 @@ class _Search:
     candidates: list[list[tuple[float, int]]]
     copies: list[int]
     cap: float = NEAR
-    found: dict[Faces, tuple[float, Reading, Units]] = field(default_factory=dict)
+    found: dict[Faces, tuple[float, HandShape, Units]] = field(default_factory=dict)
     bound: float = NEAR
     deadline: float = math.inf
     stopped: bool = False
@@ -219,7 +219,7 @@ class _Search:
         self.cap = cap
         self.bound = min([cap] + ([max(v[0] for v in self.found.values())] if len(self.found) >= 2 else []))
 
-    def offer(self, faces: Faces, loss: float, shape: Reading, units: Units) -> None:
+    def offer(self, faces: Faces, loss: float, shape: HandShape, units: Units) -> None:
         """Keep a reading if it is among the two best distinct ones so far; the bound is the second's loss."""
         old = self.found.get(faces)
         if old is not None and old[0] <= loss:
@@ -276,18 +276,18 @@ def _set_choices(loss: np.ndarray, tiles: tuple[int, ...]) -> list[tuple[float, 
 class _Need:
     """How many units of each kind the loose tiles must make, and whether no face may repeat among them."""
 
-    shape: Reading
+    shape: HandShape
     counts: tuple[tuple[Unit, int], ...]
     distinct: bool = False
 
 
 def _needs(sets_laid: int, shapes: frozenset[Shape]) -> list[_Need]:
     """The shapes a hand with ``sets_laid`` sets laid out may complete."""
-    needs = [_Need(Reading.STANDARD, ((Unit.PAIR, 1), (Unit.CHOW, 4 - sets_laid)))] if sets_laid <= 4 else []
+    needs = [_Need(HandShape.STANDARD, ((Unit.PAIR, 1), (Unit.CHOW, 4 - sets_laid)))] if sets_laid <= 4 else []
     if sets_laid == 0 and Shape.THIRTEEN_HEADS in shapes:
-        needs.append(_Need(Reading.THIRTEEN_HEADS, ((Unit.PAIR, 1), (Unit.SINGLE, 12)), distinct=True))
+        needs.append(_Need(HandShape.THIRTEEN_HEADS, ((Unit.PAIR, 1), (Unit.SINGLE, 12)), distinct=True))
     if sets_laid == 0 and Shape.SEVEN_PAIRS in shapes:
-        needs.append(_Need(Reading.SEVEN_PAIRS, ((Unit.PAIR, 7),), distinct=True))
+        needs.append(_Need(HandShape.SEVEN_PAIRS, ((Unit.PAIR, 7),), distinct=True))
     return needs
 
 
@@ -301,7 +301,7 @@ def _loose_units(need: _Need) -> dict[int, list[tuple[Unit, tuple[int, ...], tup
         units += [(k, f) for k in _SETS for f in _UNIT_FACES[k]]
     if Unit.PAIR in kinds:
         heads = set(_HEADS)
-        units += [(Unit.PAIR, f) for f in _UNIT_FACES[Unit.PAIR] if need.shape is not Reading.THIRTEEN_HEADS or f[0] in heads]
+        units += [(Unit.PAIR, f) for f in _UNIT_FACES[Unit.PAIR] if need.shape is not HandShape.THIRTEEN_HEADS or f[0] in heads]
     if Unit.SINGLE in kinds:
         units += [(Unit.SINGLE, (h,)) for h in _HEADS]
     by_face: dict[int, list[tuple[Unit, tuple[int, ...], tuple[tuple[int, int], ...]]]] = {}
@@ -426,7 +426,7 @@ def _second(candidates: list[tuple[float, int]]) -> float:
 
 
 @lru_cache(maxsize=65536)
-def _completes(faces: tuple[int, ...], wanted: tuple[int, int, int], shape: Reading, bonus_room: int) -> bool:
+def _completes(faces: tuple[int, ...], wanted: tuple[int, int, int], shape: HandShape, bonus_room: int) -> bool:
     """Whether tiles of these faces (a count per class) make the units still wanted (sets, pairs, single heads)
     and bonus tiles: the search's test of the tiles' own faces, the count rule aside."""
     sets, pairs, singles = wanted
@@ -434,9 +434,9 @@ def _completes(faces: tuple[int, ...], wanted: tuple[int, int, int], shape: Read
     if bonus > bonus_room or any(faces[b] > 1 for b in _BONUS) or faces[_XX] or faces[_NT]:
         return False
     playing = [faces[c] for c in _PLAYING]
-    if shape is Reading.SEVEN_PAIRS:
+    if shape is HandShape.SEVEN_PAIRS:
         return all(k in (0, 2) for k in playing) and playing.count(2) == pairs
-    if shape is Reading.THIRTEEN_HEADS:
+    if shape is HandShape.THIRTEEN_HEADS:
         heads = [faces[c] for c in _HEADS]
         return sum(playing) == sum(heads) and all(k <= 2 for k in heads) and heads.count(2) == pairs and heads.count(1) == singles
     return _sets_and_pairs(tuple(playing), sets, pairs)
@@ -477,7 +477,7 @@ def _search_count_rule(search: _Search, tiles: Sequence[int], counts: list[int],
             faces = dict(laid_faces)
             faces.update(taken)
             units = laid + tuple((Unit.LOOSE, (taken[t],), (t,)) for t in tiles)
-            search.offer(tuple(sorted(faces.items())), done, Reading.COUNT_RULE, units)
+            search.offer(tuple(sorted(faces.items())), done, HandShape.COUNT_RULE, units)
             return
         t = order[k]
         for cost, face in cand[t]:
@@ -549,7 +549,7 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
     readings = [_reading(faces, v, own) for faces, v in ranked]
     if not readings:  # no reading within reach even tile by tile: every tile as read
         units = tuple((Unit.LOOSE, (int(own[t]),), (t,)) for t in range(len(own)))
-        readings = [HandReading(tuple(int(c) for c in own), Reading.COUNT_RULE, 0.0, units)]
+        readings = [HandReading(tuple(int(c) for c in own), HandShape.COUNT_RULE, 0.0, units)]
     best = readings[0]
     named = list(names) if names is not None else [str(t) for t in range(len(own))]
     changes = tuple(_why(t, int(own[t]), best, probs, copies, named) for t in range(len(own)) if best.codes[t] != own[t])
@@ -617,7 +617,7 @@ def _search_sets(search: _Search, choices: Choices, layout: Layout,
     step(0, 0.0)
 
 
-def _reading(faces: Faces, value: tuple[float, Reading, Units], own: np.ndarray) -> HandReading:
+def _reading(faces: Faces, value: tuple[float, HandShape, Units], own: np.ndarray) -> HandReading:
     loss, shape, units = value
     codes = [int(c) for c in own]
     for t, c in faces:

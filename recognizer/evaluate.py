@@ -23,7 +23,7 @@ IOU = 0.5
 
 
 @dataclass
-class Tally:
+class Counts:
     """Running counts over images."""
 
     tp: int = 0
@@ -114,7 +114,7 @@ def evaluate(dataset: str | Path, split: str | None = None, tileset: str | None 
         raise DatasetError(f"{dataset} has no images in split {split!r}; try --split all")
     images = images[:limit] if limit else images
     ts = load_tileset(tileset) if tileset else None
-    tally = Tally()
+    tally = Counts()
     for n, im in enumerate(images):
         t0 = time.perf_counter()
         res = recognize(ds.image_path(im), ts)

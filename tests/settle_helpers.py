@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from scoring.settle import Player, Settlement, Table
+from scoring.engine import Citation
+from scoring.settle import SEATS, Payment, Player, Settlement, Table
 from scoring.settle.model import SEAT_NAMES
 
 
@@ -18,3 +19,21 @@ def paid(s: Settlement) -> dict[tuple[str, str], int]:
     for p in s.payments:
         out[(p.payer[0], p.payee[0])] = out.get((p.payer[0], p.payee[0]), 0) + p.amount
     return out
+
+
+def from_nets(net: dict[str, int], source: str = "") -> Settlement:
+    """A settlement whose nets are ``net``, as the history keeps any deal settled at the table: each loser pays the
+    winners in turn (by no book's rules: the history keeps what was settled, whatever the book)."""
+    assert sum(net.values()) == 0, "a deal's nets sum to nothing"
+    owed = {p: -v for p, v in net.items() if v < 0}
+    due = {p: v for p, v in net.items() if v > 0}
+    payments = []
+    for payer in owed:
+        for payee in due:
+            amount = min(owed[payer], due[payee])
+            if amount:
+                payments.append(Payment(payer, payee, amount, "as settled at the table", Citation("the players", "", "")))
+                owed[payer] -= amount
+                due[payee] -= amount
+    players = tuple(Player(name, SEATS[i] if i < len(SEATS) else None) for i, name in enumerate(net))
+    return Settlement(Table(players, source=source), tuple(payments))

@@ -24,7 +24,7 @@ from pungchow_data.faces import (
     style_available,
 )
 from pungchow_data.generate import GenerateConfig, generate
-from pungchow_data.hands import TileSet, random_hand
+from pungchow_data.hands import Wall, random_hand
 from pungchow_data.manifest import MANIFEST_PATH, sources, style_sources
 from pungchow_data.scene import RenderedScene, random_layout, render_scene
 from scoring.hand import Hand
@@ -172,7 +172,7 @@ def test_every_class_and_face_down_in_a_default_batch() -> None:
 def test_hands_are_legal_and_groups_match_the_tiles() -> None:
     rng = np.random.default_rng(3)
     for _ in range(100):
-        tiles = TileSet()
+        tiles = Wall()
         plan = random_hand(rng, tiles)
         assert plan.hand is not None
         again = Hand.from_dict(plan.hand.to_dict())

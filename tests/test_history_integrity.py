@@ -18,11 +18,16 @@ from pathlib import Path
 
 import pytest
 
+from scoring.settle import Settlement
 from webapp.history import SCHEMA_VERSION, HandToKeep, History, HistoryError
+
+from settle_helpers import from_nets
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 DEALS_EACH = 25
+#: A deal Bo lost to Ann by one point.
+ONE = from_nets({"Ann": 1, "Bo": -1})
 
 
 def keep(player: str, tag: str) -> HandToKeep:
@@ -31,19 +36,21 @@ def keep(player: str, tag: str) -> HandToKeep:
 
 def _env() -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "datasets"), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "datasets"), str(ROOT / "tests"), env.get("PYTHONPATH", "")])
     return env
 
 
 WRITER = textwrap.dedent("""
     import sys
+    from settle_helpers import from_nets
     from webapp.history import History, HandToKeep
     path, game, writer, count = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
     store = History(path)
     for n in range(count):
         tag = f"{writer}-{n}"
         hands = [HandToKeep(p, {"tag": tag}, "1B", "harr-1922", "1", {}, {"total": 10, "tag": tag}) for p in ("Ann", "Bo", "Cy", "Di")]
-        store.save_deal(game, hands, settlement={"tag": tag, "net": {"Ann": 1}}, rule_set="harr-1922", rule_version="1", east="Ann")
+        store.save_deal(game, hands, settlement=from_nets({"Ann": 1, "Bo": -1}, source=tag), rule_set="harr-1922",
+                        rule_version="1", east="Ann")
 """)
 
 
@@ -58,7 +65,7 @@ def test_two_processes_saving_deals_at_once_share_no_number_and_replace_nothing(
     store = History(path)
     settlements = store.settlements(game.id)
     hands = store.hands(game.id)
-    tags = sorted(s.settlement["tag"] for s in settlements)
+    tags = sorted(tag(s.settlement) for s in settlements)
     assert tags == sorted(f"{w}-{n}" for w in "ab" for n in range(DEALS_EACH)), "a settlement was replaced or lost"
     assert sorted(s.deal for s in settlements) == list(range(1, 2 * DEALS_EACH + 1))
     by_deal: dict[int, set[str]] = {}
@@ -66,27 +73,32 @@ def test_two_processes_saving_deals_at_once_share_no_number_and_replace_nothing(
         by_deal.setdefault(h.deal, set()).add(h.hand["tag"])
     assert len(hands) == 4 * 2 * DEALS_EACH
     for s in settlements:
-        assert by_deal[s.deal] == {s.settlement["tag"]}, f"deal {s.deal} mixes two saves"
+        assert by_deal[s.deal] == {tag(s.settlement)}, f"deal {s.deal} mixes two saves"
+
+
+def tag(settlement: Settlement | None) -> str:
+    """Which save wrote the settlement: its source says."""
+    assert settlement is not None
+    return settlement.table.source
 
 
 KILLED_MID_SAVE = textwrap.dedent("""
     import sys, time
-    from collections.abc import Mapping
+    from scoring.settle import Settlement
+    from settle_helpers import from_nets
     from webapp.history import History, HandToKeep
 
-    class SlowSettlement(Mapping):
-        # Read inside the deal's transaction, after its hands are written: says so, then waits to be killed.
-        def __init__(self): self.data = {"net": {"Ann": 1}}
-        def __getitem__(self, key): return self.data[key]
-        def __len__(self): return len(self.data)
-        def __iter__(self):
+    class SlowSettlement(Settlement):
+        # Printed inside the deal's transaction, after its hands are written: says so, then waits to be killed.
+        def to_dict(self):
             print("mid-save", flush=True)
             time.sleep(120)
-            return iter(self.data)
+            return super().to_dict()
 
     store = History(sys.argv[1])
     hands = [HandToKeep(p, {"tag": "killed"}, "1B", "harr-1922", "1", {}, {"total": 10}) for p in ("Ann", "Bo", "Cy", "Di")]
-    store.save_deal(int(sys.argv[2]), hands, settlement=SlowSettlement(), rule_set="harr-1922", rule_version="1")
+    net = from_nets({"Ann": 1, "Bo": -1})
+    store.save_deal(int(sys.argv[2]), hands, settlement=SlowSettlement(net.table, net.payments), rule_set="harr-1922", rule_version="1")
 """)
 
 
@@ -94,7 +106,7 @@ def test_a_kill_9_in_the_middle_of_saving_a_deal_leaves_no_half_saved_deal(tmp_p
     path = tmp_path / "h.sqlite3"
     store = History(path)
     game = store.new_game("kill", PLAYERS)
-    store.save_deal(game.id, [keep(p, "first") for p in PLAYERS], settlement={"tag": "first"}, rule_set="harr-1922", rule_version="1")
+    store.save_deal(game.id, [keep(p, "first") for p in PLAYERS], settlement=ONE, rule_set="harr-1922", rule_version="1")
     proc = subprocess.Popen([sys.executable, "-c", KILLED_MID_SAVE, str(path), str(game.id)], env=_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -110,36 +122,45 @@ def test_a_kill_9_in_the_middle_of_saving_a_deal_leaves_no_half_saved_deal(tmp_p
     after = History(path)
     assert [h.hand["tag"] for h in after.hands(game.id)] == ["first"] * 4
     assert [s.deal for s in after.settlements(game.id)] == [1]
-    assert after.save_deal(game.id, [keep(p, "next") for p in PLAYERS], settlement={}, rule_set="harr-1922", rule_version="1") == 2
+    assert after.save_deal(game.id, [keep(p, "next") for p in PLAYERS], settlement=from_nets({}), rule_set="harr-1922",
+                            rule_version="1") == 2
 
 
 def test_a_deal_is_settled_once_never_replaced(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("", PLAYERS)
-    store.save_settlement(game.id, deal=1, settlement={"net": {"Ann": 1}}, rule_set="harr-1922", rule_version="1")
+    store.save_settlement(game.id, deal=1, settlement=ONE, rule_set="harr-1922", rule_version="1")
     with pytest.raises(HistoryError, match="settled already"):
-        store.save_settlement(game.id, deal=1, settlement={"net": {"Ann": 99}}, rule_set="harr-1922", rule_version="1")
-    assert store.settlements(game.id)[0].settlement == {"net": {"Ann": 1}}
+        store.save_settlement(game.id, deal=1, settlement=from_nets({"Ann": 99, "Bo": -99}), rule_set="harr-1922", rule_version="1")
+    assert kept(store, game.id) == ONE.to_dict()
+
+
+
+def kept(store: History, game_id: int) -> dict[str, object]:
+    """The game's first settlement as the history file keeps it."""
+    settlement = store.settlements(game_id)[0].settlement
+    assert settlement is not None
+    return settlement.to_dict()
 
 
 def test_a_deal_joins_a_hand_saved_before_it_and_keeps_it_once(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("", PLAYERS)
     first = store.save_hand(game.id, player="Ann", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={}, score=None)
-    deal = store.save_deal(game.id, [keep(p, "joined") for p in PLAYERS[1:]], settlement={"net": {"Ann": 1}},
+    deal = store.save_deal(game.id, [keep(p, "joined") for p in PLAYERS[1:]], settlement=ONE,
                            rule_set="harr-1922", rule_version="1", deal=store.hand(first).deal)
     assert deal == 1
     assert sorted(h.player for h in store.hands(game.id)) == sorted(PLAYERS)
     with pytest.raises(HistoryError, match="settled already"):
-        store.save_deal(game.id, [keep("Ann", "again")], settlement={"net": {"Ann": 99}}, rule_set="harr-1922",
-                        rule_version="1", deal=1)
-    assert len(store.hands(game.id)) == 4 and store.settlements(game.id)[0].settlement == {"net": {"Ann": 1}}
+        store.save_deal(game.id, [keep("Ann", "again")], settlement=from_nets({"Ann": 99, "Bo": -99}),
+                        rule_set="harr-1922", rule_version="1", deal=1)
+    assert len(store.hands(game.id)) == 4 and kept(store, game.id) == ONE.to_dict()
 
 
 def test_no_hand_joins_a_deal_already_settled_nor_a_deal_numbered_below_one(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("", PLAYERS)
-    store.save_deal(game.id, [keep("Ann", "a"), keep("Bo", "b")], settlement={"net": {"Ann": 10, "Bo": -10}},
+    store.save_deal(game.id, [keep("Ann", "a"), keep("Bo", "b")], settlement=from_nets({"Ann": 10, "Bo": -10}),
                     rule_set="harr-1922", rule_version="1")
     with pytest.raises(HistoryError, match="settled already"):
         store.save_deal(game.id, [keep("Di", "late")], deal=1)
@@ -218,7 +239,7 @@ def test_rows_that_are_not_json_are_shown_as_damaged(tmp_path: Path) -> None:
     game = store.new_game("", PLAYERS)
     hand_id = store.save_hand(game.id, player="Ann", hand={"concealed": []}, notation="1B", rule_set="harr-1922", rule_version="1",
                               options={}, score={"total": 1})
-    store.save_settlement(game.id, deal=9, settlement={}, rule_set="harr-1922", rule_version="1")
+    store.save_settlement(game.id, deal=9, settlement=ONE, rule_set="harr-1922", rule_version="1")
     with sqlite3.connect(path) as db:
         db.execute("UPDATE games SET players = 'Ann, Bo'")
         db.execute("UPDATE hands SET score = '{not json', corrections = '[' || ? || ']'", ("[" * 500 + "]" * 500,))
@@ -236,7 +257,7 @@ def test_the_csv_export_never_hands_a_spreadsheet_a_formula(tmp_path: Path) -> N
     game = store.new_game("=HYPERLINK(\"http://x\",\"click\")", ["@SUM(A1)", "+1", "-2", "Di"])
     store.save_hand(game.id, player="@SUM(A1)", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={},
                     score={"total": 3})
-    store.save_settlement(game.id, deal=1, settlement={"net": {"@SUM(A1)": -22}}, rule_set="harr-1922", rule_version="1")
+    store.save_settlement(game.id, deal=1, settlement=from_nets({"@SUM(A1)": -22, "Di": 22}), rule_set="harr-1922", rule_version="1")
     text = store.export_csv(game.id)
     row = text.splitlines()[1]
     assert row.startswith("'=HYPERLINK") or row.startswith("\"'=HYPERLINK")

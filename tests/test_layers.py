@@ -8,6 +8,7 @@ with the modules that make it. ``docs/architecture.md`` draws the same layers.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -116,3 +117,40 @@ def test_the_checks_find_an_upward_import_and_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
     assert RANK[layer("webapp.drawing")] > RANK[layer("recognizer.pipeline")]
     assert RANK[layer("scoring.service")] > RANK[layer("scoring.settle.tablefile")]
+
+
+#: A type's name: CapWords (``Deal``, ``HandShape``), not a constant's CAPITALS.
+TYPE_NAME = re.compile(r"[A-Z][a-z]\w*")
+
+
+def type_names(source: str) -> set[str]:
+    """The types a module defines at its top level: its classes and its type aliases (``Tally = Callable[...]``)."""
+    found: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef):
+            found.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found.update(t.id for t in targets if isinstance(t, ast.Name) and TYPE_NAME.fullmatch(t.id))
+    return found
+
+
+def shared_type_names(sources: dict[str, str]) -> dict[str, list[str]]:
+    """Each type name that two modules define, with the modules: one name must mean one thing across the product."""
+    where: dict[str, list[str]] = {}
+    for module, source in sources.items():
+        for name in type_names(source):
+            where.setdefault(name, []).append(module)
+    return {name: sorted(ms) for name, ms in sorted(where.items()) if len(ms) > 1}
+
+
+def test_no_two_types_share_a_name() -> None:
+    """A ``Table`` is the settlement's and a ``Deal`` the page's; a ``TileSet`` the reader's and a ``Wall`` the renderer's."""
+    sources = {m: path.read_text(encoding="utf-8") for m, path in modules().items()}
+    assert shared_type_names(sources) == {}
+
+
+def test_the_check_finds_two_types_of_one_name() -> None:
+    """The test itself can fail: a class and an alias of one name in two modules are found, a constant is not."""
+    sources = {"a": "class Table:\n    pass\nSEATS = 4\n", "b": "Table = dict[str, int]\nSEATS = 4\n", "c": "class Deal: ..."}
+    assert shared_type_names(sources) == {"Table": ["a", "b"]}

@@ -55,9 +55,9 @@ SIX_RED_DRAGONS = ["1B2B3B 4D4D9D9D [RDRDRD] [4C4C4C4C]", "4B5B6B 3D3D8D8D [RDRD
 
 
 def test_the_page_refuses_six_red_dragons_as_pungchow_settle_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    table = tb.with_seat(tb.new_table(["Ann", "Bo", "Cy", "Di"]), 0, notation=WINNER, winning_tile="2D", won_by="discard")
+    table = tb.with_typed_hand(tb.new_deal(["Ann", "Bo", "Cy", "Di"]), 0, WINNER, winning_tile="2D", won_by="discard")
     for i, loser in enumerate(SIX_RED_DRAGONS, start=1):
-        table = tb.with_seat(table, i, notation=loser)
+        table = tb.with_typed_hand(table, i, loser)
     results = tb.score_table(table, "harr-1922")
     with pytest.raises(PungChowError, match="the hands together hold 6 of RD") as refused:
         tb.settle_table(table, results, "harr-1922")

@@ -288,7 +288,7 @@ def western_calibration_photo(rows: list[list[str]], seed: int) -> np.ndarray:
     def rows_layout(rng: np.random.Generator, style: object) -> tuple[object, dict[str, float]]:
         w = 27.0
         h, d, gap = w * 1.35, w * STYLES["western"].thickness, w * 0.35
-        layout = scene.Layout()
+        layout = scene.Scene()
         layout.hands.append(scene.hidden_hand(13))
         for r, row in enumerate(rows):
             for c, code in enumerate(row):

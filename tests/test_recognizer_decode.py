@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from recognizer.decode import Layout, Reading, copies_in_a_set, decode
+from recognizer.decode import HandShape, Layout, copies_in_a_set, decode
 from recognizer.labels import CLASSES
 from recognizer.likeness import pull_alike
 from scoring.arrange import Shape
@@ -51,7 +51,7 @@ def test_a_pung_misread_on_one_tile_is_read_as_the_pung() -> None:
 def test_a_hand_read_right_tile_by_tile_is_left_as_read() -> None:
     d = decode(reading(*HAND), Layout(tuple(range(14))), budget=PROVEN)
     assert codes(d.best.codes) == HAND and d.changes == () and d.best.log_ratio == 0.0
-    assert d.best.shape is Reading.STANDARD
+    assert d.best.shape is HandShape.STANDARD
 
 
 def test_no_fifth_tile_of_a_face() -> None:
@@ -60,7 +60,7 @@ def test_no_fifth_tile_of_a_face() -> None:
     tiles = ["7C"] * 4 + [("7C", 0.5, "1C", 0.4)] + ["2B", "3B", "4B", "5D", "6D", "7D", "EW", "EW"]
     d = decode(reading(*tiles), Layout(tuple(range(13))), budget=PROVEN)
     assert codes(d.best.codes).count("7C") == 4 and codes(d.best.codes)[4] == "1C"
-    assert d.best.shape is Reading.COUNT_RULE and not d.kept_own
+    assert d.best.shape is HandShape.COUNT_RULE and not d.kept_own
     assert "at most 4 7C" in d.changes[0].why
 
 
@@ -92,9 +92,9 @@ def test_thirteen_orphans_where_the_book_has_it() -> None:
     heads = ["1B", "9B", "1C", "9C", "1D", "9D", "EW", "SW", "WW", "NW", "RD", "GD", "WD"]
     tiles = heads[:-1] + [("2D", 0.5, "WD", 0.4), "RD"]
     d = decode(reading(*tiles), Layout(tuple(range(14))), shapes=frozenset({Shape.THIRTEEN_HEADS}), budget=PROVEN)
-    assert d.best.shape is Reading.THIRTEEN_HEADS and codes(d.best.codes)[12] == "WD"
+    assert d.best.shape is HandShape.THIRTEEN_HEADS and codes(d.best.codes)[12] == "WD"
     d = decode(reading(*tiles), Layout(tuple(range(14))), shapes=frozenset(), budget=PROVEN)
-    assert d.best.shape is Reading.COUNT_RULE and d.kept_own and d.notes
+    assert d.best.shape is HandShape.COUNT_RULE and d.kept_own and d.notes
     assert codes(d.best.codes)[12] == "2D"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.hand import Flag, Hand, Wind, WinMethod, hand_schema
-from scoring.settle.model import Book, Game, IncidentKind
+from scoring.settle.model import Book, HandedGame, IncidentKind
 from scoring.settle.registry import settling_books
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "scoring" / "schema"
@@ -36,7 +36,7 @@ def test_the_table_schema_lists_every_book_game_seat_and_incident() -> None:
     assert props["book"]["enum"] == [settling_books()[name].name for name in ("harr-1922", "foster-1924", "british-1920s",
                                                                                "chinese-classical")]
     assert props["book"]["enum"] == [b.value for b in Book]
-    assert props["game"]["enum"] == [g.value for g in Game]
+    assert props["game"]["enum"] == [g.value for g in HandedGame]
     assert defs["incident"]["properties"]["kind"]["enum"] == [k.value for k in IncidentKind]
     seat = defs["player"]["properties"]["seat"]["enum"]
     assert seat == [w.value for w in Wind] + [None]

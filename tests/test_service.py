@@ -22,11 +22,11 @@ WINNER = "7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"
 LOSERS = ("2B3B4B 5D5D9D9D [RDRDRD] [4D4D4D4D]", "2B3B4B 1D1D8D8D [GDGDGD] [3D3D3D3D]", "2B3B4B 1C1C2C2C [WDWDWD] [8B8B8B8B]")
 
 
-def deal() -> tb.Table:
-    table = tb.new_table(["Ann", "Bo", "Cy", "Di"])
-    table = tb.with_seat(table, 0, notation=WINNER, winning_tile="2D", won_by="discard")
+def deal() -> tb.Deal:
+    table = tb.new_deal(["Ann", "Bo", "Cy", "Di"])
+    table = tb.with_typed_hand(table, 0, WINNER, winning_tile="2D", won_by="discard")
     for i, loser in enumerate(LOSERS, start=1):
-        table = tb.with_seat(table, i, notation=loser)
+        table = tb.with_typed_hand(table, i, loser)
     return table
 
 
@@ -43,8 +43,8 @@ def test_page_settles_under_fosters_east_limit_as_a_table_file_does() -> None:
     options = {"east_limit": "800", "limit": "400"}
     results = tb.score_table(deal(), "foster-1924-mixed", options)
     page = tb.settle_table(deal(), results, "foster-1924-mixed", options)
-    assert (page["book"], page["limit"], page["east_limit"]) == ("foster-1924", 400, 800)
-    players = [{"name": p, "seat": tb.Table(deal().seats).seat_wind(i), "score": int(results[p].total),
+    assert (page.table.book, page.table.limit, page.table.east_cap) == ("foster-1924", 400, 800)
+    players = [{"name": p, "seat": tb.Deal(deal().seats).seat_wind(i), "score": int(results[p].total),
                 "winner": i == 0} for i, p in enumerate(deal().players)]
     from_file = table_from_dict({"rules": "foster-1924-mixed", "options": {"east_limit": 800, "limit": 400},
                                  "players": players})

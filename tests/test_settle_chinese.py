@@ -88,16 +88,16 @@ def test_pungchow_settle_prints_the_chinese_table(capsys: pytest.CaptureFixture[
 def test_the_pages_settle_path_picks_the_chinese_book() -> None:
     from webapp import table as tb
 
-    t = tb.new_table(["Ann", "Bo", "Cy", "Di"])
-    t = tb.with_seat(t, 0, notation="2B3B4B5C6C7C3D4D5D6D6D [9B9B9B]*", winning_tile="9B", won_by="discard")
+    t = tb.new_deal(["Ann", "Bo", "Cy", "Di"])
+    t = tb.with_typed_hand(t, 0, "2B3B4B5C6C7C3D4D5D6D6D [9B9B9B]*", winning_tile="9B", won_by="discard")
     losers = ("1B2B3B 4D4D9D9D [RDRDRD] [4C4C4C4C]", "4B5B6B 3D3D8D8D [GDGDGD] [3C3C3C3C]", "7B8B9B 1D1D5D5D [WDWDWD] [2C2C2C2C]")
     for i, loser in enumerate(losers, start=1):
-        t = tb.with_seat(t, i, notation=loser)
-    t = tb.Table(t.seats, east=0, winner=0)
+        t = tb.with_typed_hand(t, i, loser)
+    t = tb.Deal(t.seats, east=0, winner=0)
     results = tb.score_table(t, "chinese-classical")
     settlement = tb.settle_table(t, results, "chinese-classical")
-    assert settlement["book"] == "chinese-classical"
-    assert sum(settlement["net"].values()) == 0
+    assert settlement.table.book == "chinese-classical"
+    assert sum(settlement.nets().values()) == 0
     assert all("Chinese Classical" in line["citation"] for line in tb.payment_lines(settlement))
 
 

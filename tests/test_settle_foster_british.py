@@ -6,7 +6,7 @@ import pytest
 
 from scoring.settle import Book, Incident, IncidentKind, Player, SettlementError, Table, settle, table_from_dict
 from scoring.settle.foster import next_seating
-from scoring.settle.model import Game
+from scoring.settle.model import HandedGame
 
 from settle_helpers import paid, table
 
@@ -39,13 +39,13 @@ def test_an_agreed_limit_replaces_foster_s() -> None:
 
 def test_two_hand_game_no_east_double() -> None:
     """The non-winner pays the winner the full amount of his score; East neither pays nor receives double."""
-    assert paid(settle(table({"E": 30, "W": 100}, winner="W", book=Book.FOSTER, game=Game.TWO))) == {("E", "W"): 100}
-    assert paid(settle(table({"E": 100, "W": 30}, winner="E", book=Book.FOSTER, game=Game.TWO))) == {("W", "E"): 100}
+    assert paid(settle(table({"E": 30, "W": 100}, winner="W", book=Book.FOSTER, game=HandedGame.TWO))) == {("E", "W"): 100}
+    assert paid(settle(table({"E": 100, "W": 30}, winner="E", book=Book.FOSTER, game=HandedGame.TWO))) == {("W", "E"): 100}
 
 
 def test_two_hand_game_seats_east_and_west() -> None:
     with pytest.raises(SettlementError, match="East and West"):
-        settle(table({"E": 30, "S": 100}, winner="S", book=Book.FOSTER, game=Game.TWO))
+        settle(table({"E": 30, "S": 100}, winner="S", book=Book.FOSTER, game=HandedGame.TWO))
 
 
 @pytest.mark.parametrize("seats", ["ESN", "EWN", "ESW"])
@@ -53,14 +53,14 @@ def test_three_hand_game_leaves_one_wind_empty_and_east_still_doubles(seats: str
     """Three play East, South, North; as East passes, the empty wind moves round (no South, then no North)."""
     scores = dict(zip(seats, (20, 10, 50)))
     winner = seats[2]
-    s = settle(table(scores, winner=winner, book=Book.FOSTER, game=Game.THREE))
+    s = settle(table(scores, winner=winner, book=Book.FOSTER, game=HandedGame.THREE))
     assert paid(s) == {("E", winner): 100, (seats[1], winner): 50, (seats[1], "E"): 20}
 
 
 def test_five_hand_game_settles_the_four_at_the_table_and_not_the_one_sitting_out() -> None:
     players = (Player("Ann", "E", 80), Player("Bob", "S", 48), Player("Cy", "W", 64),
                Player("Di", "N", 184, winner=True), Player("Ed", None))
-    s = settle(Table(players, book=Book.FOSTER, game=Game.FIVE))
+    s = settle(Table(players, book=Book.FOSTER, game=HandedGame.FIVE))
     assert s.nets()["Ed"] == 0 and s.grid()[4] == [0] * 5 and [row[4] for row in s.grid()] == [0] * 5
     assert s.paid("Ann", "Di") == 368 and sum(s.nets().values()) == 0
 
@@ -68,9 +68,9 @@ def test_five_hand_game_settles_the_four_at_the_table_and_not_the_one_sitting_ou
 def test_five_and_six_hand_games_are_foster_s_only_and_need_four_at_the_table() -> None:
     players = (Player("Ann", "E", 0), Player("Bob", "S", 0), Player("Cy", "W", 0), Player("Di", "N", 10, winner=True), Player("Ed", None))
     with pytest.raises(SettlementError, match="only Foster"):
-        settle(Table(players, book=Book.HARR, game=Game.FIVE))
+        settle(Table(players, book=Book.HARR, game=HandedGame.FIVE))
     with pytest.raises(SettlementError, match="needs 4 hands"):
-        settle(Table(players[1:], book=Book.FOSTER, game=Game.FIVE))
+        settle(Table(players[1:], book=Book.FOSTER, game=HandedGame.FIVE))
 
 
 def test_five_players_east_retires_after_every_game_and_the_waiting_player_comes_in_as_north() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.settle import Incident, IncidentKind, Player, SettlementError, Table, settle
-from scoring.settle.model import Game
+from scoring.settle.model import HandedGame
 
 from settle_helpers import paid, table
 
@@ -157,13 +157,13 @@ def test_a_drawn_game_pays_nothing_and_east_keeps_his_seat() -> None:
 
 def test_harr_three_hand_game_settles_like_four_with_east_double() -> None:
     """No West: North wins 50; East pays 100, South 50; then East (20) collects 10 doubled from South (10)."""
-    s = settle(table({"E": 20, "S": 10, "N": 50}, winner="N", game=Game.THREE))
+    s = settle(table({"E": 20, "S": 10, "N": 50}, winner="N", game=HandedGame.THREE))
     assert paid(s) == {("E", "N"): 100, ("S", "N"): 50, ("S", "E"): 20}
     assert s.grid() == [[0, 0, 100], [20, 0, 50], [0, 0, 0]]
 
 
 def test_harr_two_hand_game_keeps_east_double() -> None:
-    s = settle(table({"E": 30, "W": 100}, winner="W", game=Game.TWO))
+    s = settle(table({"E": 30, "W": 100}, winner="W", game=HandedGame.TWO))
     assert paid(s) == {("E", "W"): 200}
 
 

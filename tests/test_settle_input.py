@@ -12,7 +12,7 @@ import pytest
 from pungchow.cli import main
 from scoring.hand import Hand
 from scoring.rulesets import score_hand
-from scoring.settle import Game, Player, SettlementError, Table, load_table, settle, table_from_dict
+from scoring.settle import HandedGame, Player, SettlementError, Table, load_table, settle, table_from_dict
 
 TABLES = Path(__file__).parent / "tables"
 
@@ -122,7 +122,7 @@ def test_each_bad_table_says_what_is_wrong(change: Any, message: str) -> None:
 def test_a_table_with_no_east_is_an_error() -> None:
     players = (Player("South", "S", 0), Player("West", "W", 0), Player("North", "N", 4, winner=True))
     with pytest.raises(SettlementError, match="no one sits East"):
-        settle(Table(players, game=Game.THREE))
+        settle(Table(players, game=HandedGame.THREE))
 
 
 def test_an_incident_naming_no_one_at_the_table_is_an_error() -> None:

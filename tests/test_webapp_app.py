@@ -13,7 +13,8 @@ from streamlit.testing.v1 import AppTest
 import streamlit as st
 
 from recognizer.hand import Recognition
-from scoring.api import rule_sets
+from scoring.api import Hand, rule_sets
+from scoring.settle import Settlement
 from tests.recognitions import misread_recognition
 from webapp import recognition, reviewer
 from webapp.review import tiles_in_review_order as rv_order
@@ -287,7 +288,7 @@ def test_four_hands_to_the_settlement(app: AppTest) -> None:
     assert scores["score"].tolist()[0] == "22"
     assert errors(app) == []
     settlement = app.session_state["settlement"]
-    assert sum(settlement["net"].values()) == 0
+    assert isinstance(settlement, Settlement) and sum(settlement.nets().values()) == 0
     app.text_input(key="w_deal_title").set_value("Friday")
     app.button(key="w_save_deal").click().run()
     assert errors(app) == [] and "Saved deal 1" in app.success[0].value
@@ -301,15 +302,15 @@ def test_a_seat_hand_read_from_its_photo(app: AppTest, fake_reader: object) -> N
     app.switch_page("views/table.py").run()
     app.file_uploader(key="w_seat_photo_2").set_value(("west.jpg", photo_bytes(), "image/jpeg")).run()
     assert errors(app) == []
-    assert app.session_state["table"].seats[2].notation == "6C7C7C8C8C9CSWNW [5C6C7C] [2D2D2D]"
+    assert app.session_state["table"].seats[2].hand == Hand.parse("6C7C7C8C8C9CSWNW [5C6C7C] [2D2D2D]", winner=False, check=False)
     assert app.session_state["table"].seats[2].photo_sha256
     assert app.button(key="w_s2_check_1_7").label.startswith("#7 NW"), "the seat's tiles get the same review"
     app.button(key="w_s2_alt_1_7_SW").click().run()
     assert errors(app) == []
-    assert app.session_state["table"].seats[2].notation == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]", "a fix changes the seat's hand"
+    assert str(app.session_state["table"].seats[2].hand) == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]", "a fix changes the seat's hand"
     app.button(key="w_seat_type_2").click().run()
     assert app.text_input(key="w_seat_hand_2").value == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]", "typing starts from the fixed hand"
-    assert app.session_state["table"].seats[2].notation == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]"
+    assert str(app.session_state["table"].seats[2].hand) == "6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]"
 
 
 def test_a_seat_photo_starts_its_winning_tile_afresh(app: AppTest, fake_reader: object) -> None:

@@ -93,7 +93,7 @@ def test_deals_go_on_a_running_score_sheet_and_the_last_can_be_undone(db: Path) 
     store = History(db)
     assert len(store.settlements(1)) == 2 and len(store.hands(1)) == 8
     sheet = store.score_sheet(1)
-    nets = [s.settlement["net"] for s in store.settlements(1)]
+    nets = [s.settlement.nets() for s in store.settlements(1) if s.settlement is not None]
     assert dict(sheet.totals) == {p: nets[0][p] + nets[1][p] for p in PLAYERS}, "the sheet's totals are the sum of the settlements"
     at.switch_page("views/history.py").run()
     assert errors(at) == []

@@ -11,6 +11,8 @@ import pytest
 
 from webapp.history import History, HistoryError, default_db_path
 
+from settle_helpers import from_nets
+
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
 
@@ -46,7 +48,8 @@ def test_exports(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("", PLAYERS)
     save_one(store, game.id)
-    store.save_settlement(game.id, deal=1, settlement={"net": {"Ann": 66, "Bo": -22}}, rule_set="harr-1922", rule_version="1", east="Ann")
+    store.save_settlement(game.id, deal=1, settlement=from_nets({"Ann": 66, "Bo": -22, "Cy": -22, "Di": -22}), rule_set="harr-1922",
+                          rule_version="1", east="Ann")
     data = json.loads(store.export_json(game.id))
     assert data["schema"] == "pungchow/game-export"
     assert data["game"]["players"] == PLAYERS
@@ -80,7 +83,7 @@ def settle_deal(store: History, game_id: int, net: dict[str, int]) -> int:
     from webapp.history import HandToKeep
 
     hands = [HandToKeep(p, {"concealed": ["1B"]}, "1B", "harr-1922", "1", {}, {"total": max(net[p], 0)}) for p in PLAYERS]
-    return store.save_deal(game_id, hands, settlement={"net": net}, rule_set="harr-1922", rule_version="1", east="Ann")
+    return store.save_deal(game_id, hands, settlement=from_nets(net), rule_set="harr-1922", rule_version="1", east="Ann")
 
 
 def test_the_same_hand_saved_twice_is_one_record(tmp_path: Path) -> None:
@@ -159,8 +162,8 @@ def test_a_deal_saved_twice_is_one_deal(tmp_path: Path) -> None:
     game = store.new_game("Friday", PLAYERS)
     hands = [HandToKeep(p, {"concealed": ["1B"]}, "1B", "harr-1922", "1", {}, {"total": 2}) for p in PLAYERS]
     net = {"Ann": 6, "Bo": -2, "Cy": -2, "Di": -2}
-    first = store.save_deal(game.id, hands, settlement={"net": net}, rule_set="harr-1922", rule_version="1", save_key="deal-a")
-    again = store.save_deal(game.id, hands, settlement={"net": net}, rule_set="harr-1922", rule_version="1", save_key="deal-a")
+    first = store.save_deal(game.id, hands, settlement=from_nets(net), rule_set="harr-1922", rule_version="1", save_key="deal-a")
+    again = store.save_deal(game.id, hands, settlement=from_nets(net), rule_set="harr-1922", rule_version="1", save_key="deal-a")
     assert first == again == 1
     assert len(store.hands(game.id)) == 4 and len(store.settlements(game.id)) == 1
 

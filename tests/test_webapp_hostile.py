@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from webapp.history import SCHEMA_VERSION, History
 
+from settle_helpers import from_nets
+
 APP = str(Path(__file__).resolve().parents[1] / "webapp" / "app.py")
 EVIL = "Ann![p](http://127.0.0.1:8611/p.png)"
 
@@ -40,7 +42,7 @@ def test_player_names_and_titles_never_render_as_markdown(tmp_path: Path, monkey
     game = store.new_game(f"Friday {EVIL}", [EVIL, "Bo", "Cy", "Di"])
     store.save_hand(game.id, player=EVIL, hand={"concealed": ["1B"]}, notation="1B", rule_set="harr-1922", rule_version="1",
                     options={}, score={"total": 2, "arrangement": "x", "lines": [{"points": 2, "description": EVIL, "citation": "c"}]})
-    store.save_settlement(game.id, deal=1, settlement={"net": {EVIL: 2, "Bo": -2}}, rule_set="harr-1922", rule_version="1", east=EVIL)
+    store.save_settlement(game.id, deal=1, settlement=from_nets({EVIL: 2, "Bo": -2}), rule_set="harr-1922", rule_version="1", east=EVIL)
     at = started(db, monkeypatch)
     at.switch_page("views/history.py").run()
     assert not at.exception, [e.value for e in at.exception]

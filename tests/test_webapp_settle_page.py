@@ -12,9 +12,11 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 
 from scoring.api import Hand
+from scoring.settle import Settlement
 from scoring.settle.books import settle
 from scoring.settle.tablefile import table_from_dict
 from tests.test_webapp_app import APP, HAND, errors, needs_harr, type_hand
+from webapp import table as tb
 from webapp.history import History
 from webapp.review import from_hand
 
@@ -76,14 +78,14 @@ def tap_seat_line(at: AppTest, seat: int) -> None:
     at._run(states)
 
 
-def table_file_settlement(scores: dict[str, int]) -> dict[str, object]:
+def table_file_settlement(scores: dict[str, int]) -> Settlement:
     """The same deal as a table file: Ann's and Bo's hands, Cy's and Di's plain ``"score"``."""
     ann = Hand.parse(HAND, winning_tile="2D", won_by="discard", seat_wind="E", winner=True).to_dict()
     bo = Hand.parse(LOSER, seat_wind="S", winner=False).to_dict()
     data = {"rules": "harr-1922", "players": [
         {"name": "Ann", "seat": "E", "hand": ann, "winner": True}, {"name": "Bo", "seat": "S", "hand": bo},
         {"name": "Cy", "seat": "W", "score": scores["Cy"]}, {"name": "Di", "seat": "N", "score": scores["Di"]}]}
-    return settle(table_from_dict(data)).to_dict()
+    return settle(table_from_dict(data))
 
 
 @needs_harr
@@ -96,8 +98,13 @@ def test_a_losing_seat_given_as_a_plain_score_is_settled_on_it(at: AppTest) -> N
     assert errors(at) == []
     settlement = at.session_state["settlement"]
     book = table_file_settlement({"Cy": 24, "Di": 0})
-    assert settlement["net"] == book["net"], "the page settles a plain score as the table file does"
-    assert [p["score"] for p in settlement["players"]][2:] == [24, 0]
+    assert isinstance(settlement, Settlement), "the page keeps the settlement itself, as pungchow settle makes it"
+    assert settlement.payments == book.payments and settlement.nets() == book.nets(), \
+        "the page settles a plain score as the table file does"
+    assert [p.score for p in settlement.table.players][2:] == [24, 0]
+    deal = at.session_state["table"]
+    assert deal.seats[1].hand == Hand.parse(LOSER, winner=False), "Bo's seat keeps his hand as read, not its notation"
+    assert [p.detail.hand if p.detail else None for p in settlement.table.players][:2] == [tb.hand_of(deal, 0), tb.hand_of(deal, 1)]
     scores = at.table[0].value
     assert scores["score"].tolist()[2:] == ["24", "0"]
     assert all("plain score" in a for a in scores["arrangement"].tolist()[2:])
@@ -157,7 +164,7 @@ def test_a_deal_of_a_saved_winner_and_three_plain_scores_is_saved_once(at: AppTe
     store = History(db)
     assert [s.deal for s in store.settlements(1)] == [1]
     assert [(h.player, h.deal) for h in store.hands(1)] == [("Ann", 1)], "the winner's saved hand is the deal's, kept once"
-    assert store.score_sheet(1).totals == store.settlements(1)[0].settlement["net"]
+    assert store.score_sheet(1).totals == nets_of(store.settlements(1)[0].settlement)
 
 
 @needs_harr
@@ -168,8 +175,8 @@ def test_the_seats_fold_to_one_line_each_and_open_one_at_a_time(at: AppTest) -> 
     at.text_input(key="w_seat_hand_1").set_value(LOSER).run()
     plain_score(at, 2, 24)
     assert opened(at) == [False, False, False, True]
-    assert seat_lines(at) == ["Ann — East · went out: 7C8C9C6C7C8CSWSW [2D2D… · done",
-                              "Bo — South: 1B2B3B 4D4D9D9D [RDRDR… · done",
+    assert seat_lines(at) == ["Ann — East · went out: 6C7C7C8C8C9CSWSW [2D2D… · done",  # the tiles as read
+                              "Bo — South: 1B2B3B4D4D9D9D [RDRDRD… · done",
                               "Cy — West: plain score 24 · done",
                               "Di — North: no hand yet · needs the hand"]
     tap_seat_line(at, 0)
@@ -190,3 +197,9 @@ def test_a_seat_read_from_a_photo_stays_open_for_its_tiles_to_be_checked(at: App
     at.selectbox(key="w_seat_won_by_0").set_value("discard").run()
     assert errors(at) == [] and "· done" in seat_lines(at)[0]
     assert opened(at) == [True, False, False, False]
+
+
+def nets_of(settlement: Settlement | None) -> dict[str, int]:
+    """The nets of a settlement read back from the history file (None: it could not be read)."""
+    assert settlement is not None
+    return settlement.nets()

@@ -17,12 +17,12 @@ LOSERS = ("2B3B4B 5D5D9D9D [RDRDRD] [4D4D4D4D]", "2B3B4B 1D1D8D8D [GDGDGD] [3D3D
 needs_harr = pytest.mark.skipif("harr-1922" not in rule_sets(), reason="the harr-1922 rule set is not installed")
 
 
-def full_table(east: int = 0, winner: int | None = 0) -> tb.Table:
-    table = tb.new_table(["Ann", "Bo", "Cy", "Di"])
-    table = tb.with_seat(table, 0, notation=WINNER, winning_tile="2D", won_by="discard")
+def full_table(east: int = 0, winner: int | None = 0) -> tb.Deal:
+    table = tb.new_deal(["Ann", "Bo", "Cy", "Di"])
+    table = tb.with_typed_hand(table, 0, WINNER, winning_tile="2D", won_by="discard")
     for i, loser in enumerate(LOSERS, start=1):
-        table = tb.with_seat(table, i, notation=loser)
-    return tb.Table(table.seats, east=east, winner=winner)
+        table = tb.with_typed_hand(table, i, loser)
+    return tb.Deal(table.seats, east=east, winner=winner)
 
 
 def test_winds_go_round_from_east() -> None:
@@ -33,7 +33,7 @@ def test_winds_go_round_from_east() -> None:
 
 
 def test_missing_or_wrong_hands_name_the_player() -> None:
-    table = tb.with_seat(full_table(), 3, notation="")
+    table = tb.with_typed_hand(full_table(), 3, "")
     with pytest.raises(PungChowError, match="Di has no hand"):
         tb.hand_of(table, 3)
     with pytest.raises(PungChowError, match="four players"):
@@ -46,7 +46,7 @@ def test_every_hand_is_scored() -> None:
     assert list(results) == ["Ann", "Bo", "Cy", "Di"]
     assert results["Ann"].total == 22
     with pytest.raises(PungChowError, match="Bo's hand"):
-        tb.score_table(tb.with_seat(full_table(), 1, notation="1B2B3B"), "harr-1922")
+        tb.score_table(tb.with_typed_hand(full_table(), 1, "1B2B3B"), "harr-1922")
 
 
 @needs_harr
@@ -68,8 +68,8 @@ def test_settlement_of_a_scored_table() -> None:
     table = full_table(east=1)
     results = tb.score_table(table, "harr-1922")
     settlement = tb.settle_table(table, results, "harr-1922")
-    assert sum(settlement["net"].values()) == 0
-    assert settlement["book"] == "harr-1922"
+    assert sum(settlement.nets().values()) == 0
+    assert settlement.table.book == "harr-1922"
     rows = tb.payment_rows(settlement)
     assert [r["pays"] for r in rows] == ["Ann", "Bo", "Cy", "Di"]
     assert rows[1]["to Ann"] == 2 * rows[2]["to Ann"], "East (Bo) pays the winner double"
@@ -79,11 +79,11 @@ def test_settlement_of_a_scored_table() -> None:
 
 @needs_harr
 def test_a_drawn_deal_pays_nothing() -> None:
-    table = tb.with_seat(full_table(winner=None), 0, notation="7C8C9C6C7C8CSWSW5C6C [2D2D2D]")
+    table = tb.with_typed_hand(full_table(winner=None), 0, "7C8C9C6C7C8CSWSW5C6C [2D2D2D]")
     results = tb.score_table(table, "harr-1922")
     settlement = tb.settle_table(table, results, "harr-1922")
-    assert settlement["payments"] == [] and set(settlement["net"].values()) == {0}
-    assert any("drawn" in note for note in settlement["notes"])
+    assert settlement.payments == () and set(settlement.nets().values()) == {0}
+    assert any("drawn" in note for note in settlement.notes)
 
 
 def test_table_cells_are_text_so_a_column_has_one_type() -> None:
@@ -111,10 +111,10 @@ def test_the_page_shows_words_not_identifiers() -> None:
 def test_a_folded_seat_says_what_it_still_needs() -> None:
     """Each seat of *Settle the table* folds to one line: who, which wind, the hand or plain score, and what is missing."""
     table = full_table()
-    assert tb.seat_summary(table, 0) == "Ann — East · went out: 7C8C9C6C7C8CSWSW [2D2D… · done"
+    assert tb.seat_summary(table, 0) == "Ann — East · went out: 6C7C7C8C8C9CSWSW [2D2D… · done"  # the tiles as read
     assert tb.seat_summary(tb.with_seat(table, 0, won_by=""), 0).endswith("· needs how they went out")
-    assert tb.seat_summary(tb.with_seat(table, 1, notation="1B2B3Q"), 1) == "Bo — South: 1B2B3Q · needs a hand that reads (Settle says why)"
-    assert tb.seat_summary(tb.with_seat(table, 2, notation=""), 2) == "Cy — West: no hand yet · needs the hand"
+    assert tb.seat_summary(tb.with_typed_hand(table, 1, "1B2B3Q"), 1) == "Bo — South: 1B2B3Q · needs a hand that reads (Settle says why)"
+    assert tb.seat_summary(tb.with_typed_hand(table, 2, ""), 2) == "Cy — West: no hand yet · needs the hand"
     assert tb.seat_summary(tb.with_seat(table, 3, plain=True), 3) == "Di — North: score not typed yet · needs the score"
     assert tb.seat_summary(tb.with_seat(table, 3, plain=True, score=24), 3) == "Di — North: plain score 24 · done"
     assert tb.seat_summary(tb.with_seat(table, 0, plain=True, score=24), 0).endswith("· needs the winning hand, not a score")

@@ -17,13 +17,14 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
 from scoring.errors import Ask, Problem, PungChowError
 from scoring.jsonfile import JsonInputError, load_json
+from scoring.settle import Settlement, SettlementError
 from webapp.sheet import ScoreSheet, score_sheet, settle_up
 from webapp.text import spreadsheet_cell
 
@@ -147,8 +148,15 @@ class SettlementRecord:
     east: str | None
     rule_set: str
     rule_version: str
-    settlement: dict[str, Any] = field(default_factory=dict)
+    settlement: Settlement | None = None
+    """As settled at the table, read back from its JSON (``Settlement.from_dict``); None when the file's copy is damaged."""
     damaged: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as the game's export writes it, its settlement as the history file keeps it."""
+        return {"game_id": self.game_id, "deal": self.deal, "created_at": self.created_at, "east": self.east,
+                "rule_set": self.rule_set, "rule_version": self.rule_version,
+                "settlement": None if self.settlement is None else self.settlement.to_dict(), "damaged": self.damaged}
 
 
 @dataclass(frozen=True)
@@ -351,7 +359,7 @@ class History:
             return _deal_under(db, save_key)
 
     def save_deal(
-        self, game_id: int, hands: Sequence[HandToKeep], *, settlement: Mapping[str, Any] | None = None,
+        self, game_id: int, hands: Sequence[HandToKeep], *, settlement: Settlement | None = None,
         rule_set: str = "", rule_version: str = "", east: str | None = None, deal: int | None = None,
         save_key: str | None = None,
     ) -> int:
@@ -404,7 +412,7 @@ class History:
     # --- settlements --------------------------------------------------------------------------
 
     def save_settlement(
-        self, game_id: int, *, deal: int, settlement: Mapping[str, Any], rule_set: str, rule_version: str, east: str | None = None
+        self, game_id: int, *, deal: int, settlement: Settlement, rule_set: str, rule_version: str, east: str | None = None
     ) -> None:
         """Keep who paid whom for one deal whose hands are already kept; a deal is settled once, never replaced."""
         self.game(game_id)
@@ -426,10 +434,9 @@ class History:
         game = self.game(game_id)
         deals: list[tuple[int, Mapping[str, int]]] = []
         for s in self.settlements(game_id):
-            net = s.settlement.get("net")
-            if s.damaged or not isinstance(net, dict) or not all(isinstance(v, int) for v in net.values()):
+            if s.damaged or s.settlement is None:
                 raise HistoryError(f"deal {s.deal} of game {game_id} is damaged in the history file: its payments cannot be read")
-            deals.append((s.deal, net))
+            deals.append((s.deal, s.settlement.nets()))
         return score_sheet(game.players, deals)
 
     def _sheet_for_export(self, game_id: int) -> ScoreSheet | str:
@@ -465,7 +472,7 @@ class History:
             "version": SCHEMA_VERSION,
             "game": {"id": game.id, "title": game.title, "players": list(game.players), "created_at": game.created_at},
             "hands": [h.to_dict() for h in self.hands(game_id)],
-            "settlements": [s.__dict__ for s in self.settlements(game_id)],
+            "settlements": [s.to_dict() for s in self.settlements(game_id)],
             "score_sheet": _sheet_dict(self._sheet_for_export(game_id)),
         }
         return json.dumps(data, indent=2, default=str)
@@ -504,13 +511,9 @@ def _sheet_dict(sheet: ScoreSheet | str) -> dict[str, Any]:
     }
 
 
-def _net_by_deal(settlements: Sequence[SettlementRecord]) -> dict[tuple[int, str], Any]:
-    """Each player's net gain in each deal, read from the settlement's ``net`` mapping when it has one."""
-    net: dict[tuple[int, str], Any] = {}
-    for s in settlements:
-        for player, amount in (s.settlement.get("net") or {}).items():
-            net[(s.deal, player)] = amount
-    return net
+def _net_by_deal(settlements: Sequence[SettlementRecord]) -> dict[tuple[int, str], int]:
+    """Each player's net gain in each deal that can be read."""
+    return {(s.deal, player): amount for s in settlements if s.settlement is not None for player, amount in s.settlement.nets().items()}
 
 
 def _check_open_deal(db: sqlite3.Connection, game_id: int, deal: int) -> None:
@@ -549,9 +552,10 @@ def _insert_hand(db: sqlite3.Connection, game_id: int, deal: int, keep: HandToKe
     return int(cur.lastrowid or 0)
 
 
-def _insert_settlement(db: sqlite3.Connection, game_id: int, deal: int, settlement: Mapping[str, Any], rule_set: str,
+def _insert_settlement(db: sqlite3.Connection, game_id: int, deal: int, settlement: Settlement, rule_set: str,
                        rule_version: str, east: str | None, save_key: str | None = None) -> None:
-    text = json.dumps(dict(settlement), default=str)
+    """The settlement kept as its JSON (``Settlement.to_dict``), which ``Settlement.from_dict`` reads back exactly."""
+    text = json.dumps(settlement.to_dict())
     db.execute(
         "INSERT INTO settlements (game_id, deal, created_at, east, rule_set, rule_version, settlement, save_key) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -609,9 +613,11 @@ def _game(row: sqlite3.Row) -> Game:
 
 def _settlement_record(row: sqlite3.Row) -> SettlementRecord:
     damaged: list[str] = []
-    settlement = _decoded(row, "settlement", damaged)
-    if not isinstance(settlement, dict):
-        settlement, damaged = {}, ["settlement"]
+    settlement: Settlement | None = None
+    try:
+        settlement = Settlement.from_dict(_decoded(row, "settlement", damaged))
+    except SettlementError:
+        damaged = ["settlement"]
     deal = _deal(row, damaged)
     return SettlementRecord(row["game_id"], deal, str(_column(row, "created_at") or ""), _column(row, "east"),
                             str(_column(row, "rule_set") or "?"), str(_column(row, "rule_version") or "?"), settlement, bool(damaged))

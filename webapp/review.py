@@ -36,7 +36,7 @@ LOW_CONFIDENCE = UNSURE_BELOW
 if TYPE_CHECKING:
     from recognizer.hand import Recognition
 
-Box = tuple[int, int, int, int]
+PixelBox = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class ReviewTile:
 
     id: int
     code: str
-    box: Box | None = None
+    box: PixelBox | None = None
     confidence: float | None = None
     alternatives: tuple[tuple[str, float], ...] = ()
     group: int | None = None

@@ -11,8 +11,8 @@ these names and nowhere else:
 ``picked_tile``      id of the tile the player is fixing (None: none picked)
 ``rules``            the rule-set name chosen, or :data:`ALL_RULES` for every book side by side
 ``rule_options``     {rule-set name: {option name: value}} as the player set them
-``table``            the four :class:`webapp.table.Seat` of the *Settle the table* page
-``settlement``       the last settlement worked out there (its ``to_dict()``), or None
+``table``            the :class:`webapp.table.Deal` of the *Settle the table* page: its four seats, each hand a ``Hand``
+``settlement``       the last :class:`scoring.settle.Settlement` worked out there, or None
 ``settle_asked``     the player pressed *Settle*; the settlement follows every later edit
 ``seat_open``        the seat unfolded on *Settle the table* (one at a time; None: all folded to their summary lines)
 ``history_path``     the SQLite file (``--db``; default :func:`webapp.history.default_db_path`)

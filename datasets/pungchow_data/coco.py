@@ -18,7 +18,7 @@ from recognizer.coco import (  # the reader and its records live with the recogn
     SPLITS,
     Dataset,
     DatasetError,
-    Group,
+    GroupLabel,
     ImageRecord,
     Point,
     TileLabel,
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
-    "ANNOTATIONS_FILE", "GROUP_KINDS", "IMAGES_DIR", "SPLITS", "Dataset", "DatasetError", "Group", "ImageRecord", "Point",
+    "ANNOTATIONS_FILE", "GROUP_KINDS", "IMAGES_DIR", "SPLITS", "Dataset", "DatasetError", "GroupLabel", "ImageRecord", "Point",
     "TileLabel", "bbox_of", "categories", "category_id", "load_dataset", "tile_crop", "to_coco", "write_annotations",
     "write_dataset",
 ]

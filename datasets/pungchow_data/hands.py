@@ -42,8 +42,8 @@ class HandPlan:
     groups: list[GroupPlan] = field(default_factory=list)
 
 
-class TileSet:
-    """The tiles still unused in the one physical set on the table."""
+class Wall:
+    """The wall: the tiles of the one physical set on the table not yet dealt into a hand."""
 
     def __init__(self) -> None:
         self.left: Counter[str] = Counter({c: 4 for c in PLAYING_CODES})
@@ -57,7 +57,7 @@ class TileSet:
         return True
 
 
-def _draw_set(rng: np.random.Generator, tiles: TileSet, kind: str) -> list[str] | None:
+def _draw_set(rng: np.random.Generator, tiles: Wall, kind: str) -> list[str] | None:
     """Take a chow, pung, kong or pair from the set, or None when the draw is not available."""
     for _ in range(20):
         if kind == "chow":
@@ -74,7 +74,7 @@ def _draw_set(rng: np.random.Generator, tiles: TileSet, kind: str) -> list[str] 
     return None
 
 
-def random_hand(rng: np.random.Generator, tiles: TileSet, *, winner: bool = True, seat_wind: str = "E") -> HandPlan:
+def random_hand(rng: np.random.Generator, tiles: Wall, *, winner: bool = True, seat_wind: str = "E") -> HandPlan:
     """A legal hand (4 sets and a pair; a loser drops one tile) and its groups on the table."""
     for _ in range(50):
         plan = _try_hand(rng, tiles, winner=winner, seat_wind=seat_wind)
@@ -83,7 +83,7 @@ def random_hand(rng: np.random.Generator, tiles: TileSet, *, winner: bool = True
     raise RuntimeError("could not draw a hand from the remaining tiles")
 
 
-def _try_hand(rng: np.random.Generator, tiles: TileSet, *, winner: bool, seat_wind: str) -> HandPlan | None:
+def _try_hand(rng: np.random.Generator, tiles: Wall, *, winner: bool, seat_wind: str) -> HandPlan | None:
     snapshot = tiles.left.copy()
     sets: list[tuple[str, list[str], bool]] = []
     for _ in range(4):

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from pungchow_data.coco import Group, ImageRecord, TileLabel
+from pungchow_data.coco import GroupLabel, ImageRecord, TileLabel
 from pungchow_data.faces import FACE_H, FACE_W, TileStyle, face_pyramid
-from pungchow_data.hands import HandPlan, TileSet, hidden_hand, random_hand
+from pungchow_data.hands import HandPlan, Wall, hidden_hand, random_hand
 from scoring.tiles import WINDS
 
 Vec = np.ndarray
@@ -106,11 +106,11 @@ def look_at(target: Vec, tilt_deg: float, azimuth_deg: float, distance: float) -
 
 
 @dataclass
-class Layout:
+class Scene:
     """Tiles in the world plus the groups and hands they belong to."""
 
     bodies: list[TileBody] = field(default_factory=list)
-    groups: list[Group] = field(default_factory=list)
+    groups: list[GroupLabel] = field(default_factory=list)
     hands: list[HandPlan] = field(default_factory=list)
 
 
@@ -120,7 +120,7 @@ def _rot(a: float) -> np.ndarray:
 
 def lay_out_hand(
     rng: np.random.Generator,
-    layout: Layout,
+    layout: Scene,
     plan: HandPlan,
     hand_index: int,
     origin: Vec,
@@ -151,7 +151,7 @@ def lay_out_hand(
             declared += 1
         group_id = len(layout.groups) + 1
         kind = g.kind
-        layout.groups.append(Group(group_id, kind, g.exposed, hand_index))
+        layout.groups.append(GroupLabel(group_id, kind, g.exposed, hand_index))
         if x_row[row] > 0:
             x_row[row] += w * rng.uniform(0.35, 1.0) if g.kind != "winning" else w * rng.uniform(0.6, 1.6)
         standing = (standing_row and row == 0 and kind == "concealed") or g.standing
@@ -176,12 +176,12 @@ def _body(code: str, centre2: Vec, yaw: float, w: float, h: float, d: float, sta
     return TileBody(code, c + np.array([0, 0, d]), u, along, np.array([0.0, 0.0, 1.0]), w, h, d, False, group)
 
 
-def random_layout(rng: np.random.Generator, style: TileStyle) -> tuple[Layout, dict[str, float]]:
+def random_layout(rng: np.random.Generator, style: TileStyle) -> tuple[Scene, dict[str, float]]:
     """One to four hands from one set, laid on a table, and the scene's camera settings."""
     w = rng.uniform(24, 30)
     size = (w, w * rng.uniform(1.3, 1.4), w * style.thickness * rng.uniform(0.9, 1.1))
-    tiles = TileSet()
-    layout = Layout()
+    tiles = Wall()
+    layout = Scene()
     standing = rng.random() < 0.2
     n_hands = int(rng.choice([1, 2, 3, 4], p=[0.6, 0.2, 0.1, 0.1]))
     seat = int(rng.integers(4))

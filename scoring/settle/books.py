@@ -6,7 +6,7 @@ from collections import Counter
 
 from scoring.hand import Hand
 from scoring.settle.core import SettlingRules, no_winner, plain_settlement, the_incident
-from scoring.settle.model import SEATS, Game, IncidentKind, Payment, Settlement, SettlementError, Table
+from scoring.settle.model import SEATS, HandedGame, IncidentKind, Payment, Settlement, SettlementError, Table
 from scoring.settle.registry import settling_book, settling_books
 from scoring.tiles import COPIES_OF_A_TILE
 
@@ -39,7 +39,7 @@ def check_table(table: Table) -> None:
                               f"use book {' or '.join(b.name for b in those)}")
     wanted = table.game.seated
     if len(seats) != wanted:
-        hint = "" if table.game is not Game.FOUR else " (for fewer players say game: three-hand or two-hand)"
+        hint = "" if table.game is not HandedGame.FOUR else " (for fewer players say game: three-hand or two-hand)"
         raise SettlementError(f"a {table.game.value} game needs {wanted} hands at the table, got {len(seats)}{hint}")
     if len(table.players) > table.game.people:
         raise SettlementError(f"a {table.game.value} game has {table.game.people} players, got {len(table.players)}")
@@ -100,7 +100,7 @@ def settle(table: Table) -> Settlement:
         payments, notes = plain_settlement(table, rules), list[str]()
     else:
         payments, notes = _incident_settlement(table, rules)
-    if table.game in (Game.TWO, Game.THREE):
+    if table.game in (HandedGame.TWO, HandedGame.THREE):
         cite = settling_book(table.book).small_game(table.game)
         how = "East neither pays nor receives double" if not rules.east_doubles else "settled as the four-hand game"
         notes.append(f"{table.game.value} game: {how} [{cite}]")

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.engine import Citation
-from scoring.settle.model import SEATS, Game, Incident, IncidentKind, Payment, Player, SettlementError, Table
+from scoring.settle.model import SEATS, HandedGame, Incident, IncidentKind, Payment, Player, SettlementError, Table
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ def plain_settlement(table: Table, rules: SettlingRules) -> list[Payment]:
 #: Settles one incident: the payments and the notes that explain them.
 IncidentRule = Callable[[Table, SettlingRules], tuple[list[Payment], list[str]]]
 
-FOUR_OR_FEWER = frozenset({Game.TWO, Game.THREE, Game.FOUR})
+FOUR_OR_FEWER = frozenset({HandedGame.TWO, HandedGame.THREE, HandedGame.FOUR})
 
 
 @dataclass(frozen=True)
@@ -159,7 +159,7 @@ class Liability:
     citation: Citation
 
 
-def _any_seats(game: Game, seats: Sequence[str]) -> None:
+def _any_seats(game: HandedGame, seats: Sequence[str]) -> None:
     """Most books seat a short game in any winds."""
 
 
@@ -174,12 +174,12 @@ class SettlingBook:
     """
 
     name: str
-    rules_for: Callable[[Game], SettlingRules]
+    rules_for: Callable[[HandedGame], SettlingRules]
     drawn_game: Citation
-    small_game: Callable[[Game], Citation]
+    small_game: Callable[[HandedGame], Citation]
     title: str = ""
-    games: frozenset[Game] = FOUR_OR_FEWER
-    check_seats: Callable[[Game, Sequence[str]], None] = _any_seats
+    games: frozenset[HandedGame] = FOUR_OR_FEWER
+    check_seats: Callable[[HandedGame, Sequence[str]], None] = _any_seats
     liability: Liability | None = None
     incidents: Mapping[IncidentKind, IncidentRule] = field(default_factory=dict)
     refusals: Mapping[IncidentKind, str] = field(default_factory=dict)

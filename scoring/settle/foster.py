@@ -16,7 +16,7 @@ from scoring.rulesets.foster_1924 import BOOK_LIMIT
 from scoring.settle.core import SettlingBook, SettlingRules
 from scoring.settle.harr import EAST_DOUBLE, NO_FAULTY_CLAIM
 from scoring.settle.harr import SETTLING as HARR_SETTLING_RULE
-from scoring.settle.model import SEATS, Game, IncidentKind, SettlementError
+from scoring.settle.model import SEATS, HandedGame, IncidentKind, SettlementError
 
 BOOK = "Foster, New American Code of Mah Jong (1924)"
 
@@ -28,18 +28,18 @@ FIVE_HAND = Citation(BOOK, "Part II", "Game with Five Players")
 SIX_HAND = Citation(BOOK, "Part II", "Game with Six Players")
 
 
-def rules_for(game: Game) -> SettlingRules:
+def rules_for(game: HandedGame) -> SettlingRules:
     """Harr's settling with Foster's limit; no East double in the two-hand game."""
-    if game is Game.TWO:
+    if game is HandedGame.TWO:
         return SettlingRules(BOOK, east_doubles=False, winner_rule=TWO_HAND, losers_rule=TWO_HAND,
                              east_rule=TWO_HAND, limit_rule=LIMIT)
     return SettlingRules(BOOK, east_doubles=True, winner_rule=HARR_SETTLING_RULE, losers_rule=HARR_SETTLING_RULE,
                          east_rule=EAST_DOUBLE, limit_rule=LIMIT)
 
 
-def check_seats(game: Game, seats: Sequence[str]) -> None:
+def check_seats(game: HandedGame, seats: Sequence[str]) -> None:
     """Two sit as East and West; three play with one wind empty, and East is always there."""
-    if game is Game.TWO and sorted(seats) != ["E", "W"]:
+    if game is HandedGame.TWO and sorted(seats) != ["E", "W"]:
         raise SettlementError(f"Foster's two-hand game seats East and West, not {', '.join(seats)}")
 
 
@@ -68,8 +68,8 @@ SETTLING_BOOK = SettlingBook(
     title="Foster (1924)",
     rules_for=rules_for,
     drawn_game=EAST_POSITION,
-    small_game=lambda game: TWO_HAND if game is Game.TWO else THREE_HAND,
-    games=frozenset(Game),
+    small_game=lambda game: TWO_HAND if game is HandedGame.TWO else THREE_HAND,
+    games=frozenset(HandedGame),
     check_seats=check_seats,
     refusals={
         IncidentKind.DANGEROUS_DISCARD: "Foster's Part II states no discard penalty: settle it under harr-1922 or british-1920s",

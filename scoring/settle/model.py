@@ -6,6 +6,7 @@ scored hands and the book's layouts, which print only each player's total.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -17,6 +18,9 @@ from scoring.tiles import WINDS
 #: The four seats in the order of play; East is the banker who pays and receives double.
 SEATS: tuple[str, ...] = WINDS
 SEAT_NAMES: dict[str, str] = {"E": "East", "S": "South", "W": "West", "N": "North"}
+#: What a settlement's JSON (``Settlement.to_dict``) says it is.
+SETTLEMENT_SCHEMA = "pungchow/settlement"
+SETTLEMENT_VERSION = 1
 
 
 class SettlementError(PungChowError, ValueError):
@@ -33,7 +37,7 @@ class Book(str, Enum):
     CHINESE = "chinese-classical"
 
 
-class Game(str, Enum):
+class HandedGame(str, Enum):
     """How many play: the books settle a two-, three- or four-hand game; five and six take turns."""
 
     TWO = "two-hand"
@@ -45,11 +49,11 @@ class Game(str, Enum):
     @property
     def seated(self) -> int:
         """How many players hold a hand in one game (five and six play four at a time)."""
-        return {Game.TWO: 2, Game.THREE: 3}.get(self, 4)
+        return {HandedGame.TWO: 2, HandedGame.THREE: 3}.get(self, 4)
 
     @property
     def people(self) -> int:
-        return {Game.TWO: 2, Game.THREE: 3, Game.FOUR: 4, Game.FIVE: 5, Game.SIX: 6}[self]
+        return {HandedGame.TWO: 2, HandedGame.THREE: 3, HandedGame.FOUR: 4, HandedGame.FIVE: 5, HandedGame.SIX: 6}[self]
 
 
 class IncidentKind(str, Enum):
@@ -68,7 +72,9 @@ class Player:
 
     ``seat`` is None for a player sitting out (five- and six-hand games). A ``dead`` hand (wrong
     number of tiles) still plays but its score does not count, so it pays everyone (Harr, Part I).
-    ``detail`` is the scoring of the player's hand when the table gave a hand rather than a number.
+    ``detail`` is the scoring of the player's hand when the table gave a hand rather than a number;
+    ``score_lines`` are its lines as the settlement prints them, all that a settlement read back from its
+    record (:meth:`Settlement.from_dict`) keeps of the hand.
     """
 
     name: str
@@ -77,6 +83,11 @@ class Player:
     winner: bool = False
     dead: bool = False
     detail: ScoreResult | None = None
+    score_lines: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.detail is not None and self.score_lines is None:
+            object.__setattr__(self, "score_lines", tuple(str(line).strip() for line in self.detail.lines))
 
     @property
     def is_east(self) -> bool:
@@ -116,7 +127,7 @@ class Table:
 
     players: tuple[Player, ...]
     book: str = Book.HARR.value
-    game: Game = Game.FOUR
+    game: HandedGame = HandedGame.FOUR
     limit: int | None = None
     east_limit: int | None = None
     incident: Incident | None = None
@@ -128,9 +139,9 @@ class Table:
         a settling book of that name is known (``check_table``), so this data module needs no registry."""
         object.__setattr__(self, "book", self.book.value if isinstance(self.book, Book) else str(self.book))
         try:
-            object.__setattr__(self, "game", Game(self.game))
+            object.__setattr__(self, "game", HandedGame(self.game))
         except ValueError as exc:
-            raise SettlementError(f"{exc}: games are {', '.join(g.value for g in Game)}") from None
+            raise SettlementError(f"{exc}: games are {', '.join(g.value for g in HandedGame)}") from None
         object.__setattr__(self, "players", tuple(self.players))
 
     @property
@@ -217,8 +228,8 @@ class Settlement:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "schema": "pungchow/settlement",
-            "version": 1,
+            "schema": SETTLEMENT_SCHEMA,
+            "version": SETTLEMENT_VERSION,
             "book": self.table.book,
             "game": self.table.game.value,
             "limit": self.table.limit,
@@ -233,10 +244,64 @@ class Settlement:
         }
 
 
+    @classmethod
+    def from_dict(cls, data: Any) -> Settlement:
+        """The settlement :meth:`to_dict` printed, read back: ``from_dict(d).to_dict() == d`` for every ``d`` it prints.
+
+        A record keeps what was shown, so a scored hand comes back as its printed score lines, a citation as its
+        printed text, and the East limit as the cap that was applied; the who-pays-whom grid and the nets are worked
+        out again from the payments, and a record whose own disagree is refused, as is anything else.
+        """
+        try:
+            return _settlement(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise SettlementError(f"not a settlement as pungchow writes it ({type(exc).__name__}: {exc})") from None
+
+
+def _settlement(data: Mapping[str, Any]) -> Settlement:
+    if (data["schema"], data["version"]) != (SETTLEMENT_SCHEMA, SETTLEMENT_VERSION):
+        raise ValueError(f"schema {data['schema']!r} version {data['version']!r}")
+    players = tuple(Player(str(p["name"]), _text_or_none(p["seat"]), _whole(p["score"]), _yes(p["winner"]), _yes(p["dead"]),
+                           score_lines=None if "score_lines" not in p else tuple(str(line) for line in p["score_lines"]))
+                    for p in data["players"])
+    table = Table(players, book=str(data["book"]), game=HandedGame(data["game"]), limit=_whole_or_none(data["limit"]),
+                  east_limit=_whole_or_none(data["east_limit"]), rules=_text_or_none(data["rules"]), source=str(data["source"]))
+    payments = tuple(Payment(str(p["from"]), str(p["to"]), _whole(p["amount"]), str(p["why"]), Citation(str(p["citation"]), "", ""))
+                     for p in data["payments"])
+    settlement = Settlement(table, payments, tuple(str(note) for note in data["notes"]))
+    printed = settlement.to_dict()
+    if printed != data:
+        differ = sorted(key for key in set(printed) | set(data) if printed.get(key) != data.get(key))
+        raise ValueError(f"{', '.join(differ)} disagree with the payments and players it holds")
+    return settlement
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{value!r} is not a whole number")
+    return value
+
+
+def _whole_or_none(value: Any) -> int | None:
+    return None if value is None else _whole(value)
+
+
+def _text_or_none(value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{value!r} is not text")
+    return value
+
+
+def _yes(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{value!r} is not true or false")
+    return value
+
+
 def _player_dict(player: Player) -> dict[str, Any]:
     """A player's line in the settlement JSON; a scored hand brings its score lines."""
     data: dict[str, Any] = {"name": player.name, "seat": player.seat, "score": player.score,
                             "winner": player.winner, "dead": player.dead}
-    if player.detail is not None:
-        data["score_lines"] = [str(line).strip() for line in player.detail.lines]
+    if player.score_lines is not None:
+        data["score_lines"] = list(player.score_lines)
     return data

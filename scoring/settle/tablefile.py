@@ -15,7 +15,7 @@ from scoring.errors import PungChowError
 from scoring.hand import Hand, hand_schema
 from scoring.jsonfile import JsonInputError, load_json, schema_problems
 from scoring.settle.core import SettlingBook
-from scoring.settle.model import SEAT_NAMES, Book, Game, Incident, IncidentKind, Player, SettlementError, Table
+from scoring.settle.model import SEAT_NAMES, Book, HandedGame, Incident, IncidentKind, Player, SettlementError, Table
 from scoring.settle.registry import settling_book, settling_books
 from scoring.text import control_characters, one_line
 
@@ -197,7 +197,7 @@ def table_from_dict(data: Any) -> Table:
     return Table(
         players=tuple(players),
         book=book.name,
-        game=Game(data.get("game", Game.FOUR.value)),
+        game=HandedGame(data.get("game", HandedGame.FOUR.value)),
         limit=_limit(data, book, rule_set, options),
         east_limit=_east_limit(data, rule_set, options),
         incident=incident,

@@ -283,7 +283,11 @@ def page_height(p: Player) -> int:
 
 
 def unfold_seat(p: Player, seat: int) -> None:
-    """Tap a folded seat's line on *Settle the table* (the seats open one at a time)."""
+    """Tap a folded seat's line on *Settle the table* (the seats open one at a time).
+
+    Only once the page has finished its rerun: a line read mid-run is redrawn under the tap (the run after a typed hand
+    opens the next seat itself, and the run after a photo draws its boxes before the seats below)."""
+    p.idle()
     if p.find(f"[class*='st-key-w_seat_open_{seat}'] details").get_attribute("open") is None:
         p.tap(p.find(f"[class*='st-key-w_seat_open_{seat}'] summary"))
         p.wait.until(lambda d: p.find(f"[class*='st-key-w_seat_open_{seat}'] details").get_attribute("open") is not None)

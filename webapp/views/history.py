@@ -132,10 +132,7 @@ with user_errors():
         st.subheader("Settlements")
         for s in settlements:
             with st.expander(markdown_text(f"Deal {s.deal} ({s.rule_set} v{s.rule_version}), East: {s.east or '?'}")):
-                try:
-                    tables = [payment_rows(s.settlement), net_rows(s.settlement), payment_lines(s.settlement)]
-                except (KeyError, TypeError, AttributeError, ValueError):
-                    tables = []
+                tables = [] if s.settlement is None else [payment_rows(s.settlement), net_rows(s.settlement), payment_lines(s.settlement)]
                 if s.damaged or not tables:
                     st.warning("This settlement is damaged: it could not be read from the history file.")
                 for rows in tables:

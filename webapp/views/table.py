@@ -8,8 +8,9 @@ from typing import Any
 
 import streamlit as st
 
-from scoring.api import ScoreResult, WinMethod, get_rule_set
+from scoring.api import Hand, ScoreResult, WinMethod, get_rule_set
 from scoring.errors import PungChowError
+from scoring.settle import Settlement
 from scoring.tiles import WINDS, Wind
 from webapp import reviewer, state
 from webapp import table as tb
@@ -37,11 +38,11 @@ from webapp.widgets import (
 NOBODY = -1
 
 
-def current_table() -> tb.Table:
+def current_table() -> tb.Deal:
     """The deal being settled, kept in the session while the player fills it in."""
     if st.session_state[state.TABLE] is None:
-        st.session_state[state.TABLE] = tb.new_table()
-    table: tb.Table = st.session_state[state.TABLE]
+        st.session_state[state.TABLE] = tb.new_deal()
+    table: tb.Deal = st.session_state[state.TABLE]
     return table
 
 
@@ -51,18 +52,19 @@ def sit_the_game() -> None:
     game = current_game(history())
     if game is None or len(game.players) != tb.SEATS or table.players == list(game.players):
         return
-    if table.players == tb.new_table().players and not any(s.notation for s in table.seats):
-        put(tb.Table(tuple(tb.Seat(p) for p in game.players), east=table.east, winner=table.winner,
+    if table.players == tb.new_deal().players and not any(s.shown for s in table.seats):
+        put(tb.Deal(tuple(tb.Seat(p) for p in game.players), east=table.east, winner=table.winner,
                      prevailing_wind=table.prevailing_wind))
         for i, name in enumerate(game.players):
             st.session_state[f"w_player_{i}"] = name
 
 
-def deal_key(table: tb.Table, rules: str) -> str:
+def deal_key(table: tb.Deal, rules: str) -> str:
     """The mark a saved deal carries: the same deal saved twice (a double tap) is kept once; the next deal draws a new one."""
     if not st.session_state.get(state.DEAL_TOKEN):
         st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
-    seats = "|".join(f"{s.player}:{s.score if s.plain else s.notation}:{s.winning_tile}:{s.won_by}" for s in table.seats)
+    seats = "|".join(f"{s.player}:{s.score if s.plain else s.shown}:{s.winning_tile}:{s.won_by.value if s.won_by else ''}"
+                     for s in table.seats)
     digest = hashlib.sha256(f"{seats}|{table.east}|{table.winner}|{table.prevailing_wind}|{rules}".encode()).hexdigest()[:16]
     return f"{st.session_state[state.DEAL_TOKEN]}:{digest}"
 
@@ -75,7 +77,7 @@ def next_deal() -> None:
     wind = table.prevailing_wind
     if east != table.east and east == 0:
         wind = WINDS[(WINDS.index(wind) + 1) % len(WINDS)]
-    put(tb.Table(tuple(tb.Seat(p) for p in table.players), east=east, winner=table.winner, prevailing_wind=wind))
+    put(tb.Deal(tuple(tb.Seat(p) for p in table.players), east=east, winner=table.winner, prevailing_wind=wind))
     for i in range(tb.SEATS):
         st.session_state[reviewer.seat_slot(i).review] = None
         for name in ("w_seat_hand", "w_seat_winning"):
@@ -92,7 +94,7 @@ def next_deal() -> None:
     st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
 
 
-def put(table: tb.Table) -> None:
+def put(table: tb.Deal) -> None:
     """Keep the edited table for the next run (every click reruns the page)."""
     st.session_state[state.TABLE] = table
 
@@ -109,15 +111,14 @@ def from_hand_page(index: int) -> None:
             reviewer.player_words(p) for p in problems)
         return
     winning = hand.winning_tile.code if hand.winning_tile else ""
-    won_by = hand.won_by.value if hand.won_by else ""
     drop_seat_review(index)
     if hand.winner and st.session_state.get("w_winner") is None:
         st.session_state["w_winner"] = index  # the hand was checked as the winner's on Score a hand
-    table = tb.with_seat(current_table(), index, notation=str(hand), winning_tile=winning, won_by=won_by,
+    table = tb.with_seat(current_table(), index, hand=hand, unread="", winning_tile=winning, won_by=hand.won_by,
                          hand_id=st.session_state.get(state.SAVED_HAND))
     st.session_state[f"w_seat_hand_{index}"] = str(hand)
     st.session_state[f"w_seat_winning_{index}"] = winning
-    st.session_state[f"w_seat_won_by_{index}"] = won_by or None
+    st.session_state[f"w_seat_won_by_{index}"] = hand.won_by.value if hand.won_by else None
     put(table)
 
 
@@ -125,7 +126,7 @@ def drop_seat_review(index: int) -> None:
     """The seat's hand is typed (or taken from the hand page) now, not read from its photo: the typing starts from it."""
     st.session_state[reviewer.seat_slot(index).review] = None
     seat = current_table().seats[index]
-    st.session_state[f"w_seat_hand_{index}"] = seat.notation
+    st.session_state[f"w_seat_hand_{index}"] = seat.shown
     st.session_state[f"w_seat_winning_{index}"] = seat.winning_tile
 
 
@@ -141,20 +142,20 @@ def read_seat_photo(index: int) -> None:
         st.session_state[state.MESSAGE] = f"{current_table().seats[index].player}'s photo: {exc}"
         return
     reviewer.start(reviewer.seat_slot(index), review, photo)
-    notation, winning = seat_hand(review)
+    hand, winning = seat_hand(review)
     if winning and st.session_state.get("w_winner") is None:
         st.session_state["w_winner"] = index  # the reader found a winning tile set apart in this player's photo
-    st.session_state[f"w_seat_hand_{index}"] = notation
+    st.session_state[f"w_seat_hand_{index}"] = "" if hand is None else str(hand)
     st.session_state[f"w_seat_winning_{index}"] = winning
-    put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, photo_sha256=photo.sha256,
+    put(tb.with_seat(current_table(), index, hand=hand, unread="", winning_tile=winning, photo_sha256=photo.sha256,
                      thumbnail=thumbnail_jpeg(photo.image), hand_id=None))
 
 
-def seat_hand(review: Review) -> tuple[str, str]:
-    """The seat's hand in notation and its winning tile, as the review now reads them."""
+def seat_hand(review: Review) -> tuple[Hand | None, str]:
+    """The seat's tiles and its winning tile, as the review now reads them (None: not a hand yet)."""
     hand, _ = to_hand(review)
     winning = review.tile(review.winning_tile).code if review.winning_tile is not None else ""
-    return (str(hand) if hand is not None else ""), winning
+    return (None if hand is None else tb.tiles_of(hand)), winning
 
 
 def widget_value(key: str, value: object) -> None:
@@ -169,7 +170,7 @@ def unfold(index: int) -> None:
     st.session_state[state.SEAT_OPEN] = index if opened else None
 
 
-def sync_seat(index: int) -> tb.Table:
+def sync_seat(index: int) -> tb.Deal:
     """Take this run's typing into the seat before its summary line is drawn (the line is drawn above the fields)."""
     table = current_table()
     seat = table.seats[index]
@@ -177,21 +178,26 @@ def sync_seat(index: int) -> tb.Table:
     plain = bool(st.session_state.get(f"w_seat_plain_{index}", seat.plain))
     score = st.session_state.get(f"w_seat_score_{index}", seat.score) if plain else seat.score
     if review is not None:
-        notation, winning = seat_hand(review)
+        (hand, winning), unread = seat_hand(review), ""
     else:
-        notation = st.session_state.get(f"w_seat_hand_{index}", seat.notation)
+        hand, unread = tb.read_tiles(st.session_state.get(f"w_seat_hand_{index}", seat.shown))
         winning = st.session_state.get(f"w_seat_winning_{index}", seat.winning_tile)
     won = table.winner == index
     winning = winning if won else seat.winning_tile if review is None else ""
-    won_by = (st.session_state.get(f"w_seat_won_by_{index}") or "") if won else seat.won_by
-    changes = {"plain": plain, "score": None if score is None else int(score), "notation": notation, "winning_tile": winning,
-               "won_by": won_by}
+    won_by = win_method(st.session_state.get(f"w_seat_won_by_{index}")) if won else seat.won_by
+    changes = {"plain": plain, "score": None if score is None else int(score), "hand": hand, "unread": unread,
+               "winning_tile": winning, "won_by": won_by}
     if any(getattr(seat, name) != value for name, value in changes.items()):
-        hand_id = seat.hand_id if notation == seat.notation else None
+        hand_id = seat.hand_id if (hand, unread) == (seat.hand, seat.unread) else None
         put(tb.with_seat(table, index, hand_id=hand_id, **changes))
         if review is None and st.session_state.get(state.SEAT_OPEN) == index and not tb.seat_ready(table, index):
             next_seat(index)
     return current_table()
+
+
+def win_method(chosen: str | None) -> WinMethod | None:
+    """The *Won by* chooser's answer (a way of winning's name, or None before one is chosen)."""
+    return WinMethod(chosen) if chosen else None
 
 
 def next_seat(index: int) -> None:
@@ -213,7 +219,7 @@ def seat_editor(index: int) -> None:
         seat_fields(index, table)
 
 
-def seat_fields(index: int, table: tb.Table) -> None:
+def seat_fields(index: int, table: tb.Deal) -> None:
     seat = table.seats[index]
     slot = reviewer.seat_slot(index)
     review = st.session_state.get(slot.review)
@@ -234,33 +240,34 @@ def seat_fields(index: int, table: tb.Table) -> None:
         if review is not None:
             reviewer.review_tiles(slot, with_circumstances=False, winner=table.winner == index)
             review = st.session_state[slot.review]
-            notation, winning = seat_hand(review)
+            (hand, winning), unread = seat_hand(review), ""
             if table.winner != index:
                 winning = ""
-            st.markdown(f"Hand read from the photo: `{notation}`")
+            st.markdown(f"Hand read from the photo: `{'' if hand is None else hand}`")
             st.button("Type this hand instead", key=f"w_seat_type_{index}", on_click=drop_seat_review, args=(index,))
         else:
-            widget_value(f"w_seat_hand_{index}", seat.notation)
-            notation = st.text_input("Hand", key=f"w_seat_hand_{index}", placeholder="7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]")
+            widget_value(f"w_seat_hand_{index}", seat.shown)
+            hand, unread = tb.read_tiles(st.text_input("Hand", key=f"w_seat_hand_{index}",
+                                                       placeholder="7C8C9C6C7C8CSWSW [2D2D2D] [5C6C7C]"))
         methods = [m.value for m in WinMethod]
         if table.winner == index:
             cols = st.columns(2)
             if review is None:
                 widget_value(f"w_seat_winning_{index}", seat.winning_tile)
                 winning = cols[0].text_input("Winning tile", key=f"w_seat_winning_{index}", placeholder="2D")
-            widget_value(f"w_seat_won_by_{index}", seat.won_by or None)
-            won_by = cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?",
-                                       format_func=reviewer.won_by_words) or ""
-        if (notation, winning, won_by) != (seat.notation, seat.winning_tile, seat.won_by):
-            put(tb.with_seat(current_table(), index, notation=notation, winning_tile=winning, won_by=won_by,
-                             hand_id=seat.hand_id if notation == seat.notation else None))
+            widget_value(f"w_seat_won_by_{index}", seat.won_by.value if seat.won_by else None)
+            won_by = win_method(cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?",
+                                                  format_func=reviewer.won_by_words))
+        if (hand, unread, winning, won_by) != (seat.hand, seat.unread, seat.winning_tile, seat.won_by):
+            put(tb.with_seat(current_table(), index, hand=hand, unread=unread, winning_tile=winning, won_by=won_by,
+                             hand_id=seat.hand_id if (hand, unread) == (seat.hand, seat.unread) else None))
         cols = st.columns(2)
         cols[0].button("Use the hand from Score a hand", key=f"w_seat_from_review_{index}", on_click=from_hand_page, args=(index,))
         cols[1].file_uploader("or a photo of this hand", key=f"w_seat_photo_{index}", on_change=read_seat_photo, args=(index,),
                               max_upload_size=MAX_UPLOAD_MB)
 
 
-def show_settlement(table: tb.Table, rules: str) -> None:
+def show_settlement(table: tb.Deal, rules: str) -> None:
     options = st.session_state[state.RULE_OPTIONS].get(rules)
     results = tb.score_table(table, rules, options)
     st.subheader("Scores")
@@ -287,12 +294,12 @@ def show_settlement(table: tb.Table, rules: str) -> None:
                           key="w_across_deal")
     with st.expander("Every payment, why, and where the book says so"):
         st.table(markdown_rows(text_table(tb.payment_lines(settlement))))
-        for note in settlement.get("notes", []):
+        for note in settlement.notes:
             st.caption(markdown_text(note))
     save_deal(table, rules, results, settlement)
 
 
-def linked_hands(store: Any, game_id: int, table: tb.Table, results: dict[str, ScoreResult]) -> dict[int, Any]:
+def linked_hands(store: Any, game_id: int, table: tb.Deal, results: dict[str, ScoreResult]) -> dict[int, Any]:
     """Seats whose hand was saved from *Score a hand* into this game, as this very hand, in a deal not yet settled.
 
     The deal takes that hand's deal number and keeps no second copy, so the history shows it once.
@@ -312,7 +319,7 @@ def linked_hands(store: Any, game_id: int, table: tb.Table, results: dict[str, S
     return linked if len(deals) == 1 else {}
 
 
-def save_deal(table: tb.Table, rules: str, results: dict[str, ScoreResult], settlement: dict[str, Any]) -> None:
+def save_deal(table: tb.Deal, rules: str, results: dict[str, ScoreResult], settlement: Settlement) -> None:
     store = history()
     key = deal_key(table, rules)
     kept = store.deal_saved_under(key)
@@ -373,7 +380,7 @@ with user_errors():
                                format_func=lambda i: "nobody (a drawn deal)" if i == NOBODY else names[i] or f"Player {i + 1}")
     prevailing = seat_cols[2].selectbox("Prevailing wind", WINDS, index=WINDS.index(table.prevailing_wind), key="w_table_round",
                                    format_func=reviewer.wind_word)
-    table = tb.Table(table.seats, east=table.east if east is None else east, winner=None if winner in (NOBODY, None) else winner,
+    table = tb.Deal(table.seats, east=table.east if east is None else east, winner=None if winner in (NOBODY, None) else winner,
                      prevailing_wind=prevailing or table.prevailing_wind)
     put(table)
     for i in range(4):
