@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from pungchow.cli import main as cli_main
-from recognizer.classify import run_classifier
-from recognizer.examples import CorrectedTile, Examples, read_corrected
+from recognizer.classify import crops_of, run_classifier
+from recognizer.examples import SURE_OF_UNSEEN, CorrectedTile, Examples, read_corrected
 from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 from recognizer.pipeline import recognize
@@ -44,6 +44,17 @@ def calibration_tiles(*codes: str) -> list[dict[str, object]]:
     return [{"box": [float(v) for v in cal.boxes[cal.codes.index(c)]], "code": c} for c in codes]
 
 
+def second_photo_tiles(tileset: str | None) -> list[tuple[str, int | None]]:
+    """Each tile of the complete-set photo: its right code, and which detection reads it (None: no box there)."""
+    d = recognize(SOURCE / "illustration_2.jpg", tileset).detections
+    out: list[tuple[str, int | None]] = []
+    for tile in json.loads(FIXTURE.read_text())["tiles"]:
+        dist = np.linalg.norm(d.centres - np.array(tile["centre"]), axis=1)
+        k = int(dist.argmin())
+        out.append((tile["code"], k if dist[k] < 10 else None))
+    return out
+
+
 def read_second_photo(tileset: str | None) -> dict[str, list[str]]:
     """Each face of the complete-set photo and what its four tiles were read as ('--': no box there)."""
     d = recognize(SOURCE / "illustration_2.jpg", tileset).detections
@@ -53,6 +64,21 @@ def read_second_photo(tileset: str | None) -> dict[str, list[str]]:
         k = int(dist.argmin())
         read.setdefault(tile["code"], []).append(d.code(k) if dist[k] < 10 else "--")
     return read
+
+
+def learn_corrections(home: Path, name: str, corrections: dict[str, str]) -> None:
+    """Tiles of Harr's first photo learnt through the CLI, each face named as ``corrections`` names it (rightly or not)."""
+    tiles = calibration_tiles(*corrections)
+    for tile in tiles:
+        tile["code"] = corrections[str(tile["code"])]
+    corrected = home / f"{name}.corrected.json"
+    corrected.write_text(json.dumps({"tiles": tiles}))
+    assert cli_main(["tileset", "learn", name, str(SOURCE / "illustration_1.jpg"), "--corrected", str(corrected)]) == 0
+
+
+def lost(before: dict[str, list[str]], after: dict[str, list[str]]) -> list[str]:
+    """The tiles the general reader read right that the set reads wrong, as 'right->read'."""
+    return [f"{c}->{a}" for c in before for b, a in zip(before[c], after[c]) if b == c != a]
 
 
 def right(read: dict[str, list[str]]) -> int:
@@ -174,3 +200,65 @@ def test_the_page_adds_the_tiles_the_player_corrected(home: Path) -> None:
                            ReviewTile(1, "WW", (x + w, y, x + 2 * w, y + h), 0.6, source="recognised")))
     assert learn_from_review("page-set", rgb, "illustration_1.jpg", review) == "tile set 'page-set': 1 examples of 1 faces"
     assert (load_tileset("page-set").examples or Examples.empty()).sources == ("page:illustration_1.jpg",)
+
+
+def test_a_wrongly_corrected_tile_does_not_overturn_a_sure_reading(home: Path) -> None:
+    """A 6 of bamboo wrongly corrected to a 9 (the two look alike in Harr's set), beside the right 9 and 8: the second
+    photo keeps every 6 of bamboo as the general reader read it, and still gains the 9s and 8s the right corrections
+    teach. The one wrong example is the set's only word on that face, and the general reader is sure of its 6s."""
+    learn_corrections(home, "slip", {"9B": "9B", "8D": "8D", "6B": "9B"})
+    before, after = read_second_photo(None), read_second_photo("slip")
+    assert after["6B"] == before["6B"]
+    assert after["9B"] == ["9B"] * 4 and after["8D"] == ["8D"] * 4
+    assert lost(before, after) == []
+    assert right(after) >= right(before) + 2
+
+
+def test_the_wrong_example_still_shows_as_doubt_but_never_wins() -> None:
+    """Held, the wrong example may lift the 9 of bamboo on a 6's tile no nearer than a factor e below the 6."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    cal = read_calibration(rgb, read_layout(SOURCE / "layout.json"))
+    six, nine = cal.codes.index("6B"), cal.codes.index("9B")
+    wrong = Examples.of_crops(cal.crops()[[six, nine]], ["9B", "9B"], "corrected:illustration_1.jpg")
+    second = load_photo(SOURCE / "illustration_2.jpg")
+    d = recognize(SOURCE / "illustration_2.jpg").detections
+    sixes = [k for code, k in second_photo_tiles(None) if code == "6B" and k is not None]
+    crops = crops_of(second, d.boxes[sixes])
+    probs, emb = run_classifier(crops)
+    sure = probs.argmax(axis=1) == CLASSES.index("6B")
+    assert sure.sum() >= 3  # the general reader reads (nearly) all four 6s as 6s, itself
+    read = wrong.read(crops, probs, emb)[sure]
+    assert (read.argmax(axis=1) == CLASSES.index("6B")).all()
+    margin = np.log(read[:, CLASSES.index("6B")] / read[:, CLASSES.index("9B")])
+    assert (margin >= SURE_OF_UNSEEN - 1e-3).all()
+
+
+def test_learning_the_red_dragon_keeps_the_green_dragons(home: Path) -> None:
+    """Harr's photos are in grey: his red and green dragons differ only in how dark they print. Taught the red dragon
+    alone, the set cannot tell a green one from it (it has seen no green one), so the general reader's sure green
+    dragons stay green; no tile reads worse than without the set."""
+    learn_corrections(home, "red", {"RD": "RD"})
+    before, after = read_second_photo(None), read_second_photo("red")
+    assert before["GD"].count("GD") >= 3
+    assert after["GD"] == before["GD"]
+    assert lost(before, after) == []
+    assert right(after) >= right(before)
+
+
+def test_only_a_sure_reading_of_a_face_the_set_has_not_seen_is_held() -> None:
+    """Between two faces the general reader finds about as likely the examples decide; a face the set has seen is
+    left to the examples' own comparison (a right example beside the wrong one); only a sure reading of an unseen
+    face is held first."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    cal = read_calibration(rgb, read_layout(SOURCE / "layout.json"))
+    ex = Examples.of_crops(cal.crops()[[cal.codes.index("9B"), cal.codes.index("8D")]], ["9B", "8D"], "corrected:one")
+    nine, eight, six, seven = (CLASSES.index(c) for c in ("9B", "8D", "6B", "7D"))
+    probs = np.full((3, len(CLASSES)), 0.001, np.float32)
+    probs[0, [six, nine]] = 0.8, 0.05  # sure of an unseen 6: held
+    probs[1, [seven, eight]] = 0.45, 0.40  # unsure between 7 and 8: not held
+    probs[2, [eight, nine]] = 0.8, 0.05  # sure of the seen 8: not held
+    evidence = np.zeros_like(probs)
+    evidence[:, [nine, eight]] = 6.0
+    held = ex.held_to_sure_readings(probs, evidence)
+    assert np.log(0.8) - (np.log(0.05) + held[0, nine]) == pytest.approx(SURE_OF_UNSEEN, abs=1e-4)
+    assert held[0, eight] < 6.0 and held[1, eight] == 6.0 and (held[2] == evidence[2]).all()
