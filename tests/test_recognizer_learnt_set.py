@@ -6,8 +6,10 @@ general reader reads 130 of 144 tiles right; one nine of bamboo it reads as a fo
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +17,7 @@ import pytest
 
 from pungchow.cli import main as cli_main
 from recognizer.classify import crops_of, run_classifier
+from recognizer.errors import TileSetError
 from recognizer.examples import SURE_OF_UNSEEN, CorrectedTile, Examples, read_corrected
 from recognizer.image import load_photo
 from recognizer.labels import CLASSES
@@ -22,8 +25,12 @@ from recognizer.pipeline import recognize
 from recognizer.tileset import (
     builtin_tileset_dir,
     calibrate,
+    export_tileset,
+    forget_examples,
     learn_tiles,
+    learnt_examples,
     load_tileset,
+    own_tilesets,
     read_calibration,
     read_layout,
 )
@@ -262,3 +269,66 @@ def test_only_a_sure_reading_of_a_face_the_set_has_not_seen_is_held() -> None:
     held = ex.held_to_sure_readings(probs, evidence)
     assert np.log(0.8) - (np.log(0.05) + held[0, nine]) == pytest.approx(SURE_OF_UNSEEN, abs=1e-4)
     assert held[0, eight] < 6.0 and held[1, eight] == 6.0 and (held[2] == evidence[2]).all()
+
+
+def harrs_learnt_set(name: str, *codes: str) -> None:
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    tiles = [CorrectedTile(tuple(t["box"]), str(t["code"])) for t in calibration_tiles(*codes)]  # type: ignore[arg-type]
+    learn_tiles(name, rgb, tiles, "illustration_1.jpg")
+
+
+def test_a_wrong_example_is_forgotten_and_the_set_starts_again(home: Path) -> None:
+    """The player forgets the one example they named wrongly; the rest stay. Forgetting all starts the set again."""
+    harrs_learnt_set("forgetful", "9B", "8D", "4C")
+    assert forget_examples("forgetful", [1]).examples == 2
+    assert learnt_examples("forgetful").codes == ("9B", "4C")
+    with pytest.raises(TileSetError, match="there is no example 3 to forget"):
+        forget_examples("forgetful", [2])
+    assert forget_examples("forgetful").examples == 0
+    assert len(load_tileset("forgetful").examples or Examples.empty()) == 0
+
+
+def test_forgetting_keeps_a_calibrations_tiles(home: Path) -> None:
+    """A calibrated set's own tiles are what its prototypes come from: forgetting all leaves them; one is refused."""
+    ts, _ = calibrate("harr-cal", SOURCE / "illustration_1.jpg", SOURCE / "layout.json")
+    harrs_learnt_set("harr-cal", "9B")
+    assert len(learnt_examples("harr-cal")) == len(ts.codes) + 1
+    with pytest.raises(TileSetError, match="tile of its calibration"):
+        forget_examples("harr-cal", [0])
+    assert forget_examples("harr-cal").examples == len(ts.codes)
+    assert load_tileset("harr-cal").calibrated
+
+
+def test_a_set_exports_as_one_file_and_a_built_in_set_is_not_the_players(home: Path) -> None:
+    harrs_learnt_set("to-keep", "9B", "8D")
+    with zipfile.ZipFile(io.BytesIO(export_tileset("to-keep"))) as z:
+        assert sorted(z.namelist()) == ["to-keep/examples.npz", "to-keep/tileset.json"]
+        assert json.loads(z.read("to-keep/tileset.json"))["examples"] == 2
+    assert own_tilesets() == ["to-keep"]
+    for refused in (lambda: export_tileset("pungchow-1922"), lambda: forget_examples("pungchow-1922")):
+        with pytest.raises(TileSetError, match="built-in"):
+            refused()
+    with pytest.raises(TileSetError, match="no tile set 'nobodys'"):
+        export_tileset("nobodys")
+
+
+def test_the_page_shows_what_the_set_learnt_and_forgets_a_wrong_example(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the Tile sets page: each face the set learnt with its examples' pictures, a Forget under each, a way to
+    forget all, and the set to download as one file."""
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("PUNGCHOW_DB", str(home / "history.sqlite3"))
+    harrs_learnt_set("on-the-page", "9B", "8D", "6B")
+    app = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "webapp" / "app.py"), default_timeout=90)
+    app.run()
+    app.switch_page("views/tilesets.py").run()
+    assert not app.exception and not app.error
+    assert app.selectbox(key="w_learnt_set").value == "on-the-page"
+    shown = [m.value for m in app.markdown]
+    assert {"**6B**: 1 example", "**8D**: 1 example", "**9B**: 1 example"} <= set(shown)
+    app.button(key="w_forget_on-the-page_3_2").click().run()  # the 6B, learnt third
+    assert not app.exception and not app.error
+    assert learnt_examples("on-the-page").codes == ("9B", "8D")
+    assert "2 examples of 2 faces" in app.success[0].value
+    app.button(key="w_forget_all").click().run()
+    assert len(learnt_examples("on-the-page")) == 0
