@@ -623,6 +623,52 @@ def export_tileset(name: str) -> bytes:
     return out.getvalue()
 
 
+#: The files a set's folder holds, and so all an exported set may bring in.
+SET_FILES = ("tileset.json", EXAMPLES_FILE, "prototypes.npz")
+#: An imported set unpacks to at most this many megabytes (20,000 examples' crops at 160x120 take about 1,100).
+MOST_IMPORTED_MB = 2048
+
+
+def import_tileset(data: bytes, what: str = "the file") -> SetSummary:
+    """A set exported with ``export_tileset`` (one zip file) made the player's again, under the name it was exported
+    with. A set of that name already here is never overwritten; a file that is not a whole set is refused whole."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            entries = [i for i in z.infolist() if not i.is_dir()]
+            names = {i.filename.partition("/")[0] for i in entries}
+            files = {i.filename.partition("/")[2]: i for i in entries}
+            if len(names) != 1 or not set(files) <= set(SET_FILES) or "tileset.json" not in files:
+                raise TileSetError(f"{what} is not an exported tile set (one folder holding {', '.join(SET_FILES[:2])}); "
+                                   "export the set again from the Tile sets page")
+            (name,) = names
+            check_name(name)
+            if sum(i.file_size for i in entries) > MOST_IMPORTED_MB << 20:
+                raise TileSetError(f"{what} unpacks to more than {MOST_IMPORTED_MB} MB, more than a set of 20,000 examples; "
+                                   "is it a tile set exported from the page?")
+            contents = {f: z.read(i) for f, i in files.items()}
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise TileSetError(f"{what} is not an exported tile set ({exc}); export the set again from the Tile sets page") from None
+    if name in list_tilesets():
+        raise TileSetError(f"there is already a tile set {name!r}; forget its examples or rename that folder first, "
+                           "so that neither set is overwritten")
+    base = user_tileset_dir()
+    base.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=base))
+    try:
+        for f, content in contents.items():
+            (staging / f).write_bytes(content)
+        ts = _read_folder(name, staging, writable=True)
+        try:
+            os.rename(staging, base / name)
+        except OSError:
+            raise TileSetError(f"{base / name} is in the way (a folder that is not a tile set); move it away, then import "
+                               "again") from None
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    return summary_of(ts, base / name)
+
+
 def read_all_tilesets() -> tuple[dict[str, TileSet], list[str]]:
     """Every set in the folders, each read on its own: one damaged set is left out and named (second list), so
     it never stops a photo being read without it."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -27,6 +29,7 @@ from recognizer.tileset import (
     calibrate,
     export_tileset,
     forget_examples,
+    import_tileset,
     learn_tiles,
     learnt_examples,
     load_tileset,
@@ -314,7 +317,7 @@ def test_a_set_exports_as_one_file_and_a_built_in_set_is_not_the_players(home: P
 
 def test_the_page_shows_what_the_set_learnt_and_forgets_a_wrong_example(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """On the Tile sets page: each face the set learnt with its examples' pictures, a Forget under each, a way to
-    forget all, and the set to download as one file."""
+    forget all, and the set to download as one file and bring back."""
     from streamlit.testing.v1 import AppTest
 
     monkeypatch.setenv("PUNGCHOW_DB", str(home / "history.sqlite3"))
@@ -332,3 +335,43 @@ def test_the_page_shows_what_the_set_learnt_and_forgets_a_wrong_example(home: Pa
     assert "2 examples of 2 faces" in app.success[0].value
     app.button(key="w_forget_all").click().run()
     assert len(learnt_examples("on-the-page")) == 0
+    exported = export_tileset("on-the-page")
+    shutil.rmtree(home / "home" / "tilesets" / "on-the-page")
+    app.file_uploader(key="w_import_set").set_value(("on-the-page.zip", exported, "application/zip"))
+    app.button(key="w_import").click().run()
+    assert not app.exception and not app.error
+    assert "tile set 'on-the-page': 0 examples" in app.success[0].value.replace("\\", "")
+    assert app.selectbox(key="w_learnt_set").value == "on-the-page"
+
+
+def test_an_exported_set_comes_back_whole_and_never_over_another(home: Path) -> None:
+    """Exported, the set's folder gone (a new phone), and imported: the same examples. Imported again beside
+    itself, it is refused rather than written over the set that is there."""
+    harrs_learnt_set("travelling", "9B", "8D")
+    exported, codes = export_tileset("travelling"), learnt_examples("travelling").codes
+    shutil.rmtree(home / "home" / "tilesets" / "travelling")
+    assert str(import_tileset(exported, "travelling.zip")) == "tile set 'travelling': 2 examples of 2 faces"
+    assert learnt_examples("travelling").codes == codes
+    with pytest.raises(TileSetError, match="already a tile set 'travelling'"):
+        import_tileset(exported, "travelling.zip")
+    assert learnt_examples("travelling").codes == codes
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (b"not a zip", "is not an exported tile set"),
+    ({"a/tileset.json": b"{}", "b/tileset.json": b"{}"}, "is not an exported tile set"),
+    ({"mine/examples.npz": b""}, "is not an exported tile set"),
+    ({"../up/tileset.json": b"{}"}, "is not an exported tile set"),
+    ({"a name/tileset.json": b"{}"}, "tile set name 'a name'"),
+    ({"mine/tileset.json": b"{}"}, "tile set 'mine'"),
+])
+def test_a_file_that_is_not_a_set_is_refused_whole(home: Path, content: bytes | dict[str, bytes], words: str) -> None:
+    if isinstance(content, dict):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            for f, b in content.items():
+                z.writestr(f, b)
+        content = out.getvalue()
+    with pytest.raises(TileSetError, match=re.escape(words)):
+        import_tileset(content, "set.zip")
+    assert own_tilesets() == []

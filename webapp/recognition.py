@@ -191,3 +191,8 @@ def export_tileset(name: str) -> bytes:
     """Set ``name`` as one zip file for the player to keep."""
     data: bytes = _tileset_module().export_tileset(name)
     return data
+
+
+def import_tileset(data: bytes, file_name: str) -> str:
+    """A set exported from the page made the player's again; its summary."""
+    return str(_tileset_module().import_tileset(data, file_name))

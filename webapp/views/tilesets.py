@@ -14,6 +14,7 @@ from webapp.recognition import (
     default_layout,
     export_tileset,
     forget_examples,
+    import_tileset,
     known_tilesets,
     learnt_examples,
     own_tilesets,
@@ -88,8 +89,12 @@ with user_errors():
             st.session_state[PENDING] = (None, None, version)
             st.success(f"Tile set {markdown_text(set_name)} calibrated and saved in {markdown_text(folder)}.")
 
-    own = own_tilesets()
     st.subheader("What your sets have learnt")
+    with st.form("w_import_form", clear_on_submit=True):
+        exported = st.file_uploader("A set you exported (.zip)", type=["zip"], key="w_import_set", max_upload_size=MAX_UPLOAD_MB)
+        if st.form_submit_button("Import the set", key="w_import") and exported is not None:
+            st.success(markdown_text(import_tileset(exported.getvalue(), exported.name)))
+    own = own_tilesets()
     if not own:
         st.caption("No set of yours yet: calibrate one above, or learn one from corrected photos "
                    "(pungchow tileset learn NAME PHOTO --corrected FILE).")
