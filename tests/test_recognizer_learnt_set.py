@@ -342,6 +342,10 @@ def test_the_page_shows_what_the_set_learnt_and_forgets_a_wrong_example(home: Pa
     assert not app.exception and not app.error
     assert "tile set 'on-the-page': 0 examples" in app.success[0].value.replace("\\", "")
     assert app.selectbox(key="w_learnt_set").value == "on-the-page"
+    app.file_uploader(key="w_import_set").set_value(("on-the-page.zip", exported, "application/zip"))
+    app.button(key="w_import").click().run()
+    assert not app.exception and any("already a tile set" in e.value for e in app.error)
+    assert app.selectbox(key="w_learnt_set").value == "on-the-page"  # the sets are still listed
 
 
 def test_an_exported_set_comes_back_whole_and_never_over_another(home: Path) -> None:
