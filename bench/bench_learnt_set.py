@@ -2,6 +2,8 @@
 
     python bench/bench_learnt_set.py                 # set01's six photos and the book's fifteen
     python bench/bench_learnt_set.py --only hk --no-pipeline   # set01 only, at the labelled boxes only
+    python bench/bench_learnt_set.py --only harr --wrong        # Harr's two photos: right and wrong corrections
+    python bench/bench_learnt_set.py --only harr --no-guard     # the same with sure readings of unseen faces unheld
 
 Reads ``../shared/realdev`` (beside the clone; skipped, saying so, when it is absent). Each learning photo's
 labels are written as a corrected recognition (``box`` in the photo's own pixels, ``code``) and learnt exactly as
@@ -17,6 +19,14 @@ Book: the fifteen photos sorted by name, every third one (three folds) as the fi
 Each reading is also done with one deliberately wrong example per face added (a crop of the face named as another
 face the set has seen), and with the general reader alone (k = 0). The shipped ``pungchow-1922`` set is read
 beside, and re-expressed as examples (the tiles of its calibration photo), on every book photo.
+
+Harr's 1922 set (its two photos ship in ``models/tilesets/pungchow-1922/source``; every tile of the second, the
+complete set, is labelled in ``tests/fixtures/photos``): tiles of the first photo are learnt as corrected, and the
+second is read through the whole pipeline; each line counts its 144 tiles read right, and the tiles the general reader
+read right that the set now reads wrong ("lost"). The named cases: 9B and 8D corrected (two faces the general reader
+misreads there), the same with a 6B wrongly corrected to 9B, and the red dragon alone. With ``--wrong``, also every
+face of the first photo taught alone, first named rightly, then wrongly as the general reader's own second choice for
+that tile (the likeliest slip of a player's finger on the page's runner-up).
 """
 
 from __future__ import annotations
@@ -37,13 +47,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
+import recognizer.examples  # noqa: E402
 from recognizer.blas import one_blas_thread  # noqa: E402
-from recognizer.classify import classify  # noqa: E402
+from recognizer.classify import classify, crops_of, run_classifier  # noqa: E402
 from recognizer.detect import iou_matrix  # noqa: E402
 from recognizer.detections import Detections  # noqa: E402
-from recognizer.examples import Examples  # noqa: E402
+from recognizer.examples import CorrectedTile, Examples, examples_from_photo  # noqa: E402
 from recognizer.geometry import size_factors  # noqa: E402
-from recognizer.image import load_photo_sized  # noqa: E402
+from recognizer.image import load_photo, load_photo_sized  # noqa: E402
+from recognizer.labels import CLASSES  # noqa: E402
 from recognizer.pipeline import recognize  # noqa: E402
 from recognizer.tileset import (  # noqa: E402
     TileSet,
@@ -55,6 +67,8 @@ from recognizer.tileset import (  # noqa: E402
 )
 
 REALDEV = ROOT.parent / "shared" / "realdev"
+HARR = builtin_tileset_dir() / "pungchow-1922" / "source"
+HARR_LABELS = ROOT / "tests" / "fixtures" / "photos" / "illustration_2.expected.json"
 IOU = 0.5
 
 
@@ -146,8 +160,6 @@ def read(photo: Photo, ts: TileSet | None, pipeline: bool) -> Tally:
     d = classify(rgb, Detections(boxes, np.ones(len(boxes))), ts, drop_not_tiles=False)
     out = Tally(sum(d.code(k) == c for k, c in enumerate(photo.codes)), len(photo.codes), photos=1)
     if ts is not None and ts.examples is not None:
-        from recognizer.classify import crops_of, run_classifier
-
         crops = crops_of(rgb, boxes)
         probs, emb = run_classifier(crops)
         with one_blas_thread():  # as recognize reads; CPU time, as the machine may be shared
@@ -240,12 +252,68 @@ def load_time(tmp: Path) -> None:
     print(f"\na set of {n} examples loads in {min(times):.0f} ms (best of 5; median {np.median(times):.0f} ms)")
 
 
+def harr_second_photo(ts: TileSet | None) -> list[tuple[str, str]]:
+    """(right code, code read) of each of the 144 tiles of Harr's complete-set photo ('--': no box found there)."""
+    d = recognize(HARR / "illustration_2.jpg", ts).detections
+    out = []
+    for tile in json.loads(HARR_LABELS.read_text())["tiles"]:
+        dist = np.linalg.norm(d.centres - np.array(tile["centre"]), axis=1)
+        k = int(dist.argmin())
+        out.append((tile["code"], d.code(k) if dist[k] < 10 else "--"))
+    return out
+
+
+def harr(wrong: bool) -> None:
+    """Learn tiles of Harr's first photo as corrected (some wrongly), read his second: right, and lost."""
+    rgb = load_photo(HARR / "illustration_1.jpg")
+    cal = read_calibration(rgb, read_layout(HARR / "layout.json"))
+    general = harr_second_photo(None)
+    right0 = sum(c == r for c, r in general)
+
+    def taught(corrections: list[tuple[str, str]]) -> str:
+        tiles = [CorrectedTile(tuple(float(v) for v in cal.boxes[cal.codes.index(face)]), named)  # type: ignore[arg-type]
+                 for face, named in corrections]
+        ts = TileSet.of_examples("harr", examples_from_photo(rgb, tiles, "corrected:illustration_1.jpg"))
+        read = harr_second_photo(ts)
+        lost = [f"{c}->{r}" for (c, r0), (_, r) in zip(general, read) if r0 == c != r]
+        return f"{sum(c == r for c, r in read)} of {len(read)} right, {len(lost)} lost {' '.join(lost)}".rstrip()
+
+    guard = "unheld" if np.isinf(recognizer.examples.SURE_OF_UNSEEN) else f"held at {recognizer.examples.SURE_OF_UNSEEN}"
+    print(f"\nHarr's second photo, sure readings of unseen faces {guard}; general reader: {right0} of {len(general)} right")
+    for title, corrections in (("9B, 8D corrected", [("9B", "9B"), ("8D", "8D")]),
+                               ("9B, 8D and a 6B wrongly as 9B", [("9B", "9B"), ("8D", "8D"), ("6B", "9B")]),
+                               ("RD corrected", [("RD", "RD")])):
+        print(f"  {title:<32} {taught(corrections)}")
+    if not wrong:
+        return
+    probs = run_classifier(crops_of(rgb, cal.boxes))[0]
+    for how in ("rightly", "wrongly"):
+        total_lost, worse = 0, []
+        for k, face in enumerate(cal.codes):
+            second = next(CLASSES[i] for i in np.argsort(-probs[k]) if CLASSES[i] not in (face, "NT", "XX"))
+            line = taught([(face, face if how == "rightly" else second)])
+            lost = int(line.split(" lost")[0].split(", ")[1])
+            total_lost += lost
+            if lost:
+                worse.append(f"{face}{'' if how == 'rightly' else ' as ' + second}: {line}")
+        print(f"  each of the {len(cal.codes)} faces taught alone, {how}: {total_lost} tiles lost in all")
+        for w in worse:
+            print(f"    {w}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--only", choices=("hk", "book"), help="one of the two benches")
+    ap.add_argument("--only", choices=("hk", "book", "harr"), help="one of the benches")
+    ap.add_argument("--wrong", action="store_true", help="harr: also every face taught alone, rightly and wrongly")
+    ap.add_argument("--no-guard", action="store_true", help="sure readings of faces the set has not seen are not held")
     ap.add_argument("--no-pipeline", action="store_true", help="read at the labelled boxes only (quicker)")
     ap.add_argument("--folds", type=int, metavar="N", help="set01: at most the first N choices of the k photos learnt (all: 6, 15, 6)")
     args = ap.parse_args()
+    if args.no_guard:
+        recognizer.examples.SURE_OF_UNSEEN = np.inf
+    if args.only == "harr":
+        harr(args.wrong)
+        return 0
     if not REALDEV.is_dir():
         print(f"skipped: {REALDEV} is not here (the real dev photos lie beside the clone, in ../shared/realdev)")
         return 0

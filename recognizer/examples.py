@@ -54,6 +54,12 @@ MOST_AGAINST, MOST_FOR = -1.0, 8.0
 BEHIND_NEAREST = 30.0
 #: A box at least this near one of the set's examples shows a tile: "not a tile" loses log odds beyond it, as above.
 A_TILE_NEARNESS = 0.7
+#: A face the set has no example of, read by the general reader this many log odds (a factor e) likelier than a code
+#: the set's examples point to, stands: a set that has seen only one of two look-alike faces (Harr's red dragon and
+#: not his green, in a photo where they differ only in grey; his 6 of bamboo wrongly named a 9) cannot tell them apart,
+#: and its examples may only lift the other code to this far below the general reading, never past it. Where the
+#: general reader finds the two about as likely (a 4 or a 9 of bamboo, a 7 or an 8 of dots), the examples decide.
+SURE_OF_UNSEEN = 1.0
 #: The share of the crop's height and width left round the face's centre when it is slid over a tile.
 FACE_MARGIN = 0.15
 #: For each code, this many of its examples nearest a tile by embedding have their faces slid over it.
@@ -217,11 +223,24 @@ class Examples:
         out[:, NT_INDEX] = np.minimum(a_tile, out[:, seen].min(axis=1))  # nothing the examples say makes a box less a tile
         return out
 
+    def held_to_sure_readings(self, probs: np.ndarray, evidence: np.ndarray) -> np.ndarray:
+        """``evidence`` with each tile's sure general reading of a face the set has not seen kept first
+        (``SURE_OF_UNSEEN``): the evidence for any code the general reader finds less likely by more than that is cut
+        to lift it no nearer than ``SURE_OF_UNSEEN`` below the general reading."""
+        first = probs.argmax(axis=1)
+        unseen = ~np.isin(first, self._index[0]) & (first != NT_INDEX)  # "not a tile": the examples show a tile, as said
+        logp = np.log(np.maximum(probs, 1e-9))
+        room = np.take_along_axis(logp, first[:, None], axis=1) - logp - SURE_OF_UNSEEN
+        held = unseen[:, None] & (room > 0)
+        out: np.ndarray = np.where(held, np.minimum(evidence, room), evidence)
+        return out
+
     def read(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
-        """The general reader's probabilities with the examples' evidence added (``evidence``), as probabilities."""
+        """The general reader's probabilities with the examples' evidence added (``evidence``), as probabilities,
+        a sure reading of a face the set has not seen held first (``held_to_sure_readings``)."""
         if not len(self) or not len(crops):
             return probs
-        logits = np.log(np.maximum(probs, 1e-9)) + self.evidence(crops, emb)
+        logits = np.log(np.maximum(probs, 1e-9)) + self.held_to_sure_readings(probs, self.evidence(crops, emb))
         logits[probs <= 0] = -np.inf  # a code the general reader ruled out (a flower already given) stays out
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         out: np.ndarray = e / e.sum(axis=1, keepdims=True)

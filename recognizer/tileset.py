@@ -15,6 +15,7 @@ tiles, face-down and not-a-tile stay with the classifier, so a set only ever add
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -22,7 +23,7 @@ import shutil
 import tempfile
 import zipfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from dataclasses import replace as with_fields
 from functools import cached_property
@@ -558,6 +559,116 @@ def learn_from_corrected(name: str, photo: str | Path, corrected: str | Path, ou
     return summary_of(ts, folder)
 
 
+def _own_set_folder(name: str) -> Path:
+    """The folder of the player's own set ``name``: a built-in set is never changed, and a set must exist."""
+    check_name(name)
+    if (builtin_tileset_dir() / name).is_dir():
+        raise TileSetError(f"{name!r} is a built-in tile set; it has no examples of yours to forget or export")
+    folder = user_tileset_dir() / name
+    if not (folder / "tileset.json").is_file():
+        raise TileSetError(f"there is no tile set {name!r} of yours; the page lists the sets you have")
+    return folder
+
+
+def own_tilesets() -> list[str]:
+    """The player's own sets (in the user's folder; the built-in sets are the reader's, not theirs)."""
+    base = user_tileset_dir()
+    builtin = set(list_tilesets_in(builtin_tileset_dir()))
+    return [n for n in list_tilesets_in(base) if n not in builtin]
+
+
+def list_tilesets_in(base: Path) -> list[str]:
+    """The sets in one folder of sets (a folder no set may be named is not a set)."""
+    return sorted(p.parent.name for p in base.glob("*/tileset.json") if _NAME_RE.fullmatch(p.parent.name)) if base.is_dir() else []
+
+
+def learnt_examples(name: str) -> Examples:
+    """The examples of the player's own set ``name``, in the order they were learnt (the page numbers them so)."""
+    return _read_folder(name, _own_set_folder(name), writable=True).examples or Examples.empty()
+
+
+def forget_examples(name: str, which: Collection[int] | None = None) -> SetSummary:
+    """Forget the examples at places ``which`` of the player's set ``name`` (as ``learnt_examples`` numbers them), or
+    with None every example learnt from a photo: a wrong correction taken back, or the set started again. The tiles of
+    a calibration stay while the set is calibrated (its prototypes are derived from them when the reader changes)."""
+    folder = _own_set_folder(name)
+    ts = _read_folder(name, folder, writable=True)
+    ex = ts.examples or Examples.empty()
+    calibration = np.array([s.startswith("calibration:") and ts.calibrated for s in ex.sources], bool)
+    if which is None:
+        forget = ~calibration
+    else:
+        outside = sorted(k for k in which if not 0 <= k < len(ex))
+        if outside:
+            raise TileSetError(f"tile set {name!r} has {len(ex)} examples; there is no example {outside[0] + 1} to forget")
+        forget = np.zeros(len(ex), bool)
+        forget[list(which)] = True
+        if (forget & calibration).any():
+            raise TileSetError(f"example {int(np.flatnonzero(forget & calibration)[0]) + 1} of {name!r} is a tile of its calibration; "
+                               "calibrate the set again to change those")
+    kept = ex.without(~forget)
+    kept.save(folder)
+    save_meta(folder, name, kept, _read_meta(name, folder))
+    return summary_of(with_fields(ts, examples=kept), folder)
+
+
+def export_tileset(name: str) -> bytes:
+    """The player's set ``name`` as one zip file (its description, examples and any calibration), to keep or move."""
+    folder = _own_set_folder(name)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted(folder.iterdir()):
+            if f.is_file() and not f.name.startswith("."):
+                z.write(f, f"{name}/{f.name}")
+    return out.getvalue()
+
+
+#: The files a set's folder holds, and so all an exported set may bring in.
+SET_FILES = ("tileset.json", EXAMPLES_FILE, "prototypes.npz")
+#: An imported set unpacks to at most this many megabytes (20,000 examples' crops at 160x120 take about 1,100).
+MOST_IMPORTED_MB = 2048
+
+
+def import_tileset(data: bytes, what: str = "the file") -> SetSummary:
+    """A set exported with ``export_tileset`` (one zip file) made the player's again, under the name it was exported
+    with. A set of that name already here is never overwritten; a file that is not a whole set is refused whole."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            entries = [i for i in z.infolist() if not i.is_dir()]
+            names = {i.filename.partition("/")[0] for i in entries}
+            files = {i.filename.partition("/")[2]: i for i in entries}
+            if len(names) != 1 or not set(files) <= set(SET_FILES) or "tileset.json" not in files:
+                raise TileSetError(f"{what} is not an exported tile set (one folder holding {', '.join(SET_FILES[:2])}); "
+                                   "export the set again from the Tile sets page")
+            (name,) = names
+            check_name(name)
+            if sum(i.file_size for i in entries) > MOST_IMPORTED_MB << 20:
+                raise TileSetError(f"{what} unpacks to more than {MOST_IMPORTED_MB} MB, more than a set of 20,000 examples; "
+                                   "is it a tile set exported from the page?")
+            contents = {f: z.read(i) for f, i in files.items()}
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise TileSetError(f"{what} is not an exported tile set ({exc}); export the set again from the Tile sets page") from None
+    if name in list_tilesets():
+        raise TileSetError(f"there is already a tile set {name!r}; forget its examples or rename that folder first, "
+                           "so that neither set is overwritten")
+    base = user_tileset_dir()
+    base.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=base))
+    try:
+        for f, content in contents.items():
+            (staging / f).write_bytes(content)
+        ts = _read_folder(name, staging, writable=True)
+        try:
+            os.rename(staging, base / name)
+        except OSError:
+            raise TileSetError(f"{base / name} is in the way (a folder that is not a tile set); move it away, then import "
+                               "again") from None
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    return summary_of(ts, base / name)
+
+
 def read_all_tilesets() -> tuple[dict[str, TileSet], list[str]]:
     """Every set in the folders, each read on its own: one damaged set is left out and named (second list), so
     it never stops a photo being read without it."""
@@ -605,12 +716,7 @@ def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = Non
 
 
 def list_tilesets() -> list[str]:
-    names = set()
-    for base in (user_tileset_dir(), builtin_tileset_dir()):
-        if base.is_dir():
-            # a folder no set may be named is not a set
-            names |= {p.parent.name for p in base.glob("*/tileset.json") if _NAME_RE.fullmatch(p.parent.name)}
-    return sorted(names)
+    return sorted(set(list_tilesets_in(user_tileset_dir())) | set(list_tilesets_in(builtin_tileset_dir())))
 
 
 def read_layout(path: str | Path) -> list[list[str]]:

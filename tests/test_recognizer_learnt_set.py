@@ -6,24 +6,34 @@ general reader reads 130 of 144 tiles right; one nine of bamboo it reads as a fo
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
+import shutil
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pungchow.cli import main as cli_main
-from recognizer.classify import run_classifier
-from recognizer.examples import CorrectedTile, Examples, read_corrected
+from recognizer.classify import crops_of, run_classifier
+from recognizer.errors import TileSetError
+from recognizer.examples import SURE_OF_UNSEEN, CorrectedTile, Examples, read_corrected
 from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 from recognizer.pipeline import recognize
 from recognizer.tileset import (
     builtin_tileset_dir,
     calibrate,
+    export_tileset,
+    forget_examples,
+    import_tileset,
     learn_tiles,
+    learnt_examples,
     load_tileset,
+    own_tilesets,
     read_calibration,
     read_layout,
 )
@@ -44,6 +54,17 @@ def calibration_tiles(*codes: str) -> list[dict[str, object]]:
     return [{"box": [float(v) for v in cal.boxes[cal.codes.index(c)]], "code": c} for c in codes]
 
 
+def second_photo_tiles(tileset: str | None) -> list[tuple[str, int | None]]:
+    """Each tile of the complete-set photo: its right code, and which detection reads it (None: no box there)."""
+    d = recognize(SOURCE / "illustration_2.jpg", tileset).detections
+    out: list[tuple[str, int | None]] = []
+    for tile in json.loads(FIXTURE.read_text())["tiles"]:
+        dist = np.linalg.norm(d.centres - np.array(tile["centre"]), axis=1)
+        k = int(dist.argmin())
+        out.append((tile["code"], k if dist[k] < 10 else None))
+    return out
+
+
 def read_second_photo(tileset: str | None) -> dict[str, list[str]]:
     """Each face of the complete-set photo and what its four tiles were read as ('--': no box there)."""
     d = recognize(SOURCE / "illustration_2.jpg", tileset).detections
@@ -53,6 +74,21 @@ def read_second_photo(tileset: str | None) -> dict[str, list[str]]:
         k = int(dist.argmin())
         read.setdefault(tile["code"], []).append(d.code(k) if dist[k] < 10 else "--")
     return read
+
+
+def learn_corrections(home: Path, name: str, corrections: dict[str, str]) -> None:
+    """Tiles of Harr's first photo learnt through the CLI, each face named as ``corrections`` names it (rightly or not)."""
+    tiles = calibration_tiles(*corrections)
+    for tile in tiles:
+        tile["code"] = corrections[str(tile["code"])]
+    corrected = home / f"{name}.corrected.json"
+    corrected.write_text(json.dumps({"tiles": tiles}))
+    assert cli_main(["tileset", "learn", name, str(SOURCE / "illustration_1.jpg"), "--corrected", str(corrected)]) == 0
+
+
+def lost(before: dict[str, list[str]], after: dict[str, list[str]]) -> list[str]:
+    """The tiles the general reader read right that the set reads wrong, as 'right->read'."""
+    return [f"{c}->{a}" for c in before for b, a in zip(before[c], after[c]) if b == c != a]
 
 
 def right(read: dict[str, list[str]]) -> int:
@@ -174,3 +210,172 @@ def test_the_page_adds_the_tiles_the_player_corrected(home: Path) -> None:
                            ReviewTile(1, "WW", (x + w, y, x + 2 * w, y + h), 0.6, source="recognised")))
     assert learn_from_review("page-set", rgb, "illustration_1.jpg", review) == "tile set 'page-set': 1 examples of 1 faces"
     assert (load_tileset("page-set").examples or Examples.empty()).sources == ("page:illustration_1.jpg",)
+
+
+def test_a_wrongly_corrected_tile_does_not_overturn_a_sure_reading(home: Path) -> None:
+    """A 6 of bamboo wrongly corrected to a 9 (the two look alike in Harr's set), beside the right 9 and 8: the second
+    photo keeps every 6 of bamboo as the general reader read it, and still gains the 9s and 8s the right corrections
+    teach. The one wrong example is the set's only word on that face, and the general reader is sure of its 6s."""
+    learn_corrections(home, "slip", {"9B": "9B", "8D": "8D", "6B": "9B"})
+    before, after = read_second_photo(None), read_second_photo("slip")
+    assert after["6B"] == before["6B"]
+    assert after["9B"] == ["9B"] * 4 and after["8D"] == ["8D"] * 4
+    assert lost(before, after) == []
+    assert right(after) >= right(before) + 2
+
+
+def test_the_wrong_example_still_shows_as_doubt_but_never_wins() -> None:
+    """Held, the wrong example may lift the 9 of bamboo on a 6's tile no nearer than a factor e below the 6."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    cal = read_calibration(rgb, read_layout(SOURCE / "layout.json"))
+    six, nine = cal.codes.index("6B"), cal.codes.index("9B")
+    wrong = Examples.of_crops(cal.crops()[[six, nine]], ["9B", "9B"], "corrected:illustration_1.jpg")
+    second = load_photo(SOURCE / "illustration_2.jpg")
+    d = recognize(SOURCE / "illustration_2.jpg").detections
+    sixes = [k for code, k in second_photo_tiles(None) if code == "6B" and k is not None]
+    crops = crops_of(second, d.boxes[sixes])
+    probs, emb = run_classifier(crops)
+    sure = probs.argmax(axis=1) == CLASSES.index("6B")
+    assert sure.sum() >= 3  # the general reader reads (nearly) all four 6s as 6s, itself
+    read = wrong.read(crops, probs, emb)[sure]
+    assert (read.argmax(axis=1) == CLASSES.index("6B")).all()
+    margin = np.log(read[:, CLASSES.index("6B")] / read[:, CLASSES.index("9B")])
+    assert (margin >= SURE_OF_UNSEEN - 1e-3).all()
+
+
+def test_learning_the_red_dragon_keeps_the_green_dragons(home: Path) -> None:
+    """Harr's photos are in grey: his red and green dragons differ only in how dark they print. Taught the red dragon
+    alone, the set cannot tell a green one from it (it has seen no green one), so the general reader's sure green
+    dragons stay green; no tile reads worse than without the set."""
+    learn_corrections(home, "red", {"RD": "RD"})
+    before, after = read_second_photo(None), read_second_photo("red")
+    assert before["GD"].count("GD") >= 3
+    assert after["GD"] == before["GD"]
+    assert lost(before, after) == []
+    assert right(after) >= right(before)
+
+
+def test_only_a_sure_reading_of_a_face_the_set_has_not_seen_is_held() -> None:
+    """Between two faces the general reader finds about as likely the examples decide; a face the set has seen is
+    left to the examples' own comparison (a right example beside the wrong one); only a sure reading of an unseen
+    face is held first."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    cal = read_calibration(rgb, read_layout(SOURCE / "layout.json"))
+    ex = Examples.of_crops(cal.crops()[[cal.codes.index("9B"), cal.codes.index("8D")]], ["9B", "8D"], "corrected:one")
+    nine, eight, six, seven = (CLASSES.index(c) for c in ("9B", "8D", "6B", "7D"))
+    probs = np.full((3, len(CLASSES)), 0.001, np.float32)
+    probs[0, [six, nine]] = 0.8, 0.05  # sure of an unseen 6: held
+    probs[1, [seven, eight]] = 0.45, 0.40  # unsure between 7 and 8: not held
+    probs[2, [eight, nine]] = 0.8, 0.05  # sure of the seen 8: not held
+    evidence = np.zeros_like(probs)
+    evidence[:, [nine, eight]] = 6.0
+    held = ex.held_to_sure_readings(probs, evidence)
+    assert np.log(0.8) - (np.log(0.05) + held[0, nine]) == pytest.approx(SURE_OF_UNSEEN, abs=1e-4)
+    assert held[0, eight] < 6.0 and held[1, eight] == 6.0 and (held[2] == evidence[2]).all()
+
+
+def harrs_learnt_set(name: str, *codes: str) -> None:
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    tiles = [CorrectedTile(tuple(t["box"]), str(t["code"])) for t in calibration_tiles(*codes)]  # type: ignore[arg-type]
+    learn_tiles(name, rgb, tiles, "illustration_1.jpg")
+
+
+def test_a_wrong_example_is_forgotten_and_the_set_starts_again(home: Path) -> None:
+    """The player forgets the one example they named wrongly; the rest stay. Forgetting all starts the set again."""
+    harrs_learnt_set("forgetful", "9B", "8D", "4C")
+    assert forget_examples("forgetful", [1]).examples == 2
+    assert learnt_examples("forgetful").codes == ("9B", "4C")
+    with pytest.raises(TileSetError, match="there is no example 3 to forget"):
+        forget_examples("forgetful", [2])
+    assert forget_examples("forgetful").examples == 0
+    assert len(load_tileset("forgetful").examples or Examples.empty()) == 0
+
+
+def test_forgetting_keeps_a_calibrations_tiles(home: Path) -> None:
+    """A calibrated set's own tiles are what its prototypes come from: forgetting all leaves them; one is refused."""
+    ts, _ = calibrate("harr-cal", SOURCE / "illustration_1.jpg", SOURCE / "layout.json")
+    harrs_learnt_set("harr-cal", "9B")
+    assert len(learnt_examples("harr-cal")) == len(ts.codes) + 1
+    with pytest.raises(TileSetError, match="tile of its calibration"):
+        forget_examples("harr-cal", [0])
+    assert forget_examples("harr-cal").examples == len(ts.codes)
+    assert load_tileset("harr-cal").calibrated
+
+
+def test_a_set_exports_as_one_file_and_a_built_in_set_is_not_the_players(home: Path) -> None:
+    harrs_learnt_set("to-keep", "9B", "8D")
+    with zipfile.ZipFile(io.BytesIO(export_tileset("to-keep"))) as z:
+        assert sorted(z.namelist()) == ["to-keep/examples.npz", "to-keep/tileset.json"]
+        assert json.loads(z.read("to-keep/tileset.json"))["examples"] == 2
+    assert own_tilesets() == ["to-keep"]
+    for refused in (lambda: export_tileset("pungchow-1922"), lambda: forget_examples("pungchow-1922")):
+        with pytest.raises(TileSetError, match="built-in"):
+            refused()
+    with pytest.raises(TileSetError, match="no tile set 'nobodys'"):
+        export_tileset("nobodys")
+
+
+def test_the_page_shows_what_the_set_learnt_and_forgets_a_wrong_example(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the Tile sets page: each face the set learnt with its examples' pictures, a Forget under each, a way to
+    forget all, and the set to download as one file and bring back."""
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("PUNGCHOW_DB", str(home / "history.sqlite3"))
+    harrs_learnt_set("on-the-page", "9B", "8D", "6B")
+    app = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "webapp" / "app.py"), default_timeout=90)
+    app.run()
+    app.switch_page("views/tilesets.py").run()
+    assert not app.exception and not app.error
+    assert app.selectbox(key="w_learnt_set").value == "on-the-page"
+    shown = [m.value for m in app.markdown]
+    assert {"**6B**: 1 example", "**8D**: 1 example", "**9B**: 1 example"} <= set(shown)
+    app.button(key="w_forget_on-the-page_3_2").click().run()  # the 6B, learnt third
+    assert not app.exception and not app.error
+    assert learnt_examples("on-the-page").codes == ("9B", "8D")
+    assert "2 examples of 2 faces" in app.success[0].value
+    app.button(key="w_forget_all").click().run()
+    assert len(learnt_examples("on-the-page")) == 0
+    exported = export_tileset("on-the-page")
+    shutil.rmtree(home / "home" / "tilesets" / "on-the-page")
+    app.file_uploader(key="w_import_set").set_value(("on-the-page.zip", exported, "application/zip"))
+    app.button(key="w_import").click().run()
+    assert not app.exception and not app.error
+    assert "tile set 'on-the-page': 0 examples" in app.success[0].value.replace("\\", "")
+    assert app.selectbox(key="w_learnt_set").value == "on-the-page"
+    app.file_uploader(key="w_import_set").set_value(("on-the-page.zip", exported, "application/zip"))
+    app.button(key="w_import").click().run()
+    assert not app.exception and any("already a tile set" in e.value for e in app.error)
+    assert app.selectbox(key="w_learnt_set").value == "on-the-page"  # the sets are still listed
+
+
+def test_an_exported_set_comes_back_whole_and_never_over_another(home: Path) -> None:
+    """Exported, the set's folder gone (a new phone), and imported: the same examples. Imported again beside
+    itself, it is refused rather than written over the set that is there."""
+    harrs_learnt_set("travelling", "9B", "8D")
+    exported, codes = export_tileset("travelling"), learnt_examples("travelling").codes
+    shutil.rmtree(home / "home" / "tilesets" / "travelling")
+    assert str(import_tileset(exported, "travelling.zip")) == "tile set 'travelling': 2 examples of 2 faces"
+    assert learnt_examples("travelling").codes == codes
+    with pytest.raises(TileSetError, match="already a tile set 'travelling'"):
+        import_tileset(exported, "travelling.zip")
+    assert learnt_examples("travelling").codes == codes
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (b"not a zip", "is not an exported tile set"),
+    ({"a/tileset.json": b"{}", "b/tileset.json": b"{}"}, "is not an exported tile set"),
+    ({"mine/examples.npz": b""}, "is not an exported tile set"),
+    ({"../up/tileset.json": b"{}"}, "is not an exported tile set"),
+    ({"a name/tileset.json": b"{}"}, "tile set name 'a name'"),
+    ({"mine/tileset.json": b"{}"}, "tile set 'mine'"),
+])
+def test_a_file_that_is_not_a_set_is_refused_whole(home: Path, content: bytes | dict[str, bytes], words: str) -> None:
+    if isinstance(content, dict):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            for f, b in content.items():
+                z.writestr(f, b)
+        content = out.getvalue()
+    with pytest.raises(TileSetError, match=re.escape(words)):
+        import_tileset(content, "set.zip")
+    assert own_tilesets() == []

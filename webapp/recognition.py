@@ -167,3 +167,32 @@ def learn_from_review(name: str, image: Any, photo_name: str, review: Review) ->
     if not tiles:
         return f"no checked tiles to learn from yet: check or correct a tile, then add it to {name!r}"
     return str(_tileset_module().learn_tiles(name, image, tiles, Path(photo_name).name or "photo"))
+
+
+def own_tilesets() -> list[str]:
+    """The player's own sets, learnt or calibrated (empty without a reader)."""
+    try:
+        return list(_tileset_module().own_tilesets())
+    except (PungChowError, OSError):
+        return []
+
+
+def learnt_examples(name: str) -> Any:
+    """The examples set ``name`` holds (recognizer Examples: crops, codes, sources), numbered as the page shows them."""
+    return _tileset_module().learnt_examples(name)
+
+
+def forget_examples(name: str, which: list[int] | None = None) -> str:
+    """Forget examples ``which`` of set ``name`` (None: every one learnt from a photo); the set's summary after."""
+    return str(_tileset_module().forget_examples(name, which))
+
+
+def export_tileset(name: str) -> bytes:
+    """Set ``name`` as one zip file for the player to keep."""
+    data: bytes = _tileset_module().export_tileset(name)
+    return data
+
+
+def import_tileset(data: bytes, file_name: str) -> str:
+    """A set exported from the page made the player's again; its summary."""
+    return str(_tileset_module().import_tileset(data, file_name))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from recognizer.tileset import check_layout
@@ -10,7 +12,17 @@ from scoring.jsonfile import JsonInputError, load_json
 from scoring.tiles import BONUS_CODES, PLAYING_CODES
 from webapp.drawing import tile_row
 from webapp.photos import MAX_UPLOAD_MB, read_photo
-from webapp.recognition import default_layout, known_tilesets, read_tileset_photo, save_tileset
+from webapp.recognition import (
+    default_layout,
+    export_tileset,
+    forget_examples,
+    import_tileset,
+    known_tilesets,
+    learnt_examples,
+    own_tilesets,
+    read_tileset_photo,
+    save_tileset,
+)
 from webapp.text import markdown_text
 from webapp.widgets import user_errors
 
@@ -18,6 +30,8 @@ from webapp.widgets import user_errors
 PENDING = "w_tileset_pending"
 FACE_CODES = list(PLAYING_CODES) + list(BONUS_CODES)
 PER_ROW = 9
+#: A face's latest examples shown (a set learnt all year holds hundreds of each; a wrong one is usually the latest).
+SHOWN_PER_FACE = 2 * PER_ROW
 
 
 def layout_from_upload(upload: object) -> list[list[str]]:
@@ -78,3 +92,39 @@ with user_errors():
                 folder = save_tileset(set_name, calibration, fixes)
             st.session_state[PENDING] = (None, None, version)
             st.success(f"Tile set {markdown_text(set_name)} calibrated and saved in {markdown_text(folder)}.")
+
+    st.subheader("What your sets have learnt")
+    with st.form("w_import_form", clear_on_submit=True), user_errors():  # a file refused still lists the sets below
+        exported = st.file_uploader("A set you exported (.zip)", type=["zip"], key="w_import_set", max_upload_size=MAX_UPLOAD_MB)
+        if st.form_submit_button("Import the set", key="w_import") and exported is not None:
+            st.success(markdown_text(import_tileset(exported.getvalue(), exported.name)))
+    own = own_tilesets()
+    if not own:
+        st.caption("No set of yours yet: calibrate one above, or learn one from corrected photos "
+                   "(pungchow tileset learn NAME PHOTO --corrected FILE).")
+    else:
+        chosen = st.selectbox("Set", own, key="w_learnt_set") or own[0]
+        examples = learnt_examples(chosen)
+        st.caption(f"{len(examples)} examples of {len(examples.faces_seen)} faces. Each example is a tile as it was "
+                   "photographed, named as you checked it; forget one you named wrongly, and the reader stops learning from it.")
+        for code in examples.faces_seen:
+            places = [k for k, c in enumerate(examples.codes) if c == code]
+            st.markdown(f"**{code}**: {len(places)} example{'s' if len(places) > 1 else ''}")
+            if len(places) > SHOWN_PER_FACE:
+                st.caption(f"the latest {SHOWN_PER_FACE} shown")
+                places = places[-SHOWN_PER_FACE:]
+            for start in range(0, len(places), PER_ROW):
+                for column, k in zip(st.columns(PER_ROW), places[start:start + PER_ROW]):
+                    column.image(examples.crops[k], width=56, caption=markdown_text(examples.sources[k].partition(":")[2]))
+                    if column.button("Forget", key=f"w_forget_{chosen}_{len(examples)}_{k}"):
+                        st.session_state["w_learnt_said"] = forget_examples(chosen, [k])
+                        st.rerun()
+        said = st.session_state.pop("w_learnt_said", None)
+        if said:
+            st.success(markdown_text(said))
+        left, right = st.columns(2)
+        if left.button("Forget all it learnt from photos", key="w_forget_all"):
+            st.session_state["w_learnt_said"] = forget_examples(chosen)
+            st.rerun()
+        right.download_button("Export the set (one file)", partial(export_tileset, chosen), file_name=f"{chosen}.zip",
+                              mime="application/zip", key="w_export_set", on_click="ignore")  # made on the tap, not each run
