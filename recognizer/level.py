@@ -43,6 +43,11 @@ LOOK_TILE = 24
 #: A small slant is turned out only when the classifier reads the tiles' faces surer levelled, by this much
 #: (``face_sureness``).
 CLEARLY_BETTER_READ = 0.05
+#: Fewer sure tiles than this (one or two, close up) cannot agree among themselves: their slant is believed as far as
+#: each one's own edges agree (a close-up's middle is all face, and one 7 of dots' pips voted 27-42 degrees, each
+#: agreeing 0.01-0.05), and a photo of them taken square is not turned over: the detector's sureness of one tile at
+#: four turns is no evidence of its way up (a face-down tile it found at one quarter and not the other was).
+FEW_TILES = 3
 #: A slant of this many degrees or more is turned out on the edges' word alone; a smaller one (a printed page's
 #: halftone edges read 10.5 degrees on an upright 1922 print, example_8) only when the faces read better levelled.
 SURE_SLANT = 20.0
@@ -94,7 +99,8 @@ def slant(rgb: np.ndarray, dets: Detections) -> tuple[float, float]:
     """The photo's slant in degrees (-45, 45], the way the tiles' sides run, and how far the tiles agree on it (0-1).
 
     Each sure tile votes the way its edges run (``geometry.edge_direction``: only the middle of its box is looked at,
-    where a slanted tile is mostly tile, not table), as strongly as they run one way.
+    where a slanted tile is mostly tile, not table), as strongly as they run one way; fewer than ``FEW_TILES`` agree as
+    far as their own edges do.
     """
     sure = dets[dets.scores >= SURE]
     if not len(sure):
@@ -108,7 +114,7 @@ def slant(rgb: np.ndarray, dets: Detections) -> tuple[float, float]:
     strength = sum(abs(v) for v in votes)
     if strength == 0.0:
         return 0.0, 0.0
-    mean = sum(votes) / strength
+    mean = sum(votes) / (strength if len(votes) >= FEW_TILES else len(votes))
     return float(np.degrees(np.angle(mean)) / 4.0), float(abs(mean))
 
 
@@ -224,7 +230,8 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     if abs(upright_pair - sideways_pair) >= STANDS_CLEARLY:
         kept = [0, 2] if upright_pair > sideways_pair else [1, 3]
     taken_standing = not slanted and kept == [0, 2]
-    k = (2 if upside_down(sure) else 0) if taken_standing else max(kept, key=lambda k: sure[k])
+    few = int((dets.scores >= SURE).sum()) < FEW_TILES
+    k = (2 if upside_down(sure) and not few else 0) if taken_standing else max(kept, key=lambda k: sure[k])
     best = turns[k]
     if best == 0.0:
         return None
