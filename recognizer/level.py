@@ -230,7 +230,7 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     if abs(upright_pair - sideways_pair) >= STANDS_CLEARLY:
         kept = [0, 2] if upright_pair > sideways_pair else [1, 3]
     taken_standing = not slanted and kept == [0, 2]
-    few = int((dets.scores >= SURE).sum()) < FEW_TILES
+    few = max(int((d.scores >= SURE).sum()) for d in looks) < FEW_TILES  # not the photo's sure tiles: turned over, fewer are
     k = (2 if upside_down(sure) and not few else 0) if taken_standing else max(kept, key=lambda k: sure[k])
     best = turns[k]
     if best == 0.0:
