@@ -201,7 +201,7 @@ def tile_size(base: Detections, wide: Detections, long_side: int, smallest: floa
 
 def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
     """``tiles``, the boxes that showed a photo's tile size, or where a wider look's sure boxes too large for the base
-    look each hold two or more of them no more than half their width, those boxes: the tiles bearing them as pips
+    look each hold two or more of them (each at most half as long as the box's short side), those boxes: the tiles bearing them as pips
     (``long_side``: the photo's). A 7 of dots close up shows seven round pips a quarter of its width, and the base and
     wide looks both box them (0.8-0.9 sure), as the tiles' size; the 96 px look boxes the tiles (0.96)."""
     short = wider.boxes[:, 2:].min(axis=1)
