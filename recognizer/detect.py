@@ -24,9 +24,14 @@ MAX_LONG_SIDE = 800
 #: The wide look: the photo at this long side, where a tile that fills a close-up is tile-sized and caption letters,
 #: arrows and pips are too small to be boxed. What it finds tells tiles from print at the base look.
 WIDE_LOOK = 192
-#: and, where it shows nothing of the tiles' size, this one: one or two tiles filling the frame are too large even
-#: for the wide look.
+#: and this one, where it shows nothing of the tiles' size: one or two tiles filling the frame are too large even for
+#: the wide look. It is always taken (it costs a sixteenth of the base look): where it boxes tiles that bear what the
+#: base and wide looks boxed, those were pips (``bearing``).
 WIDEST_LOOK = 96
+#: Where none of these shows the tiles' size, a box the smallest look (``SMALLEST_LOOK``) is sure of shows it when its
+#: short side would be this many pixels at the base look, a quarter of the photo's long side: one tile filling the frame
+#: (a levelled photo's clump of three 75 px tiles, 68 px there, is not).
+LONE_TILE = 96
 #: A box the wide look finds is evidence of a tile's size when its short side would be this many pixels at the base
 #: look (a far photo's tiles are a few pixels at the wide look, where it boxes clumps of them),
 WIDE_SMALLEST = 24
@@ -141,12 +146,15 @@ def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_
     enough. Tiles in a far photo of a whole table are looked at larger, a close-up of a few tiles smaller.
     """
     model = model or load_model("detector")
+    long_side = max(rgb.shape[:2])
     taken = {DETECT_LONG_SIDE: detect_at(rgb, model, threshold, DETECT_LONG_SIDE), WIDE_LOOK: detect_at(rgb, model, threshold, WIDE_LOOK)}
     base = taken[DETECT_LONG_SIDE]
-    tiles = tile_size(base, taken[WIDE_LOOK], max(rgb.shape[:2]))
-    if tiles is None:  # one or two tiles filling the frame are too large even for the wide look
-        taken[WIDEST_LOOK] = detect_at(rgb, model, threshold, WIDEST_LOOK)
-        tiles = tile_size(base, taken[WIDEST_LOOK], max(rgb.shape[:2]))
+    tiles = tile_size(base, taken[WIDE_LOOK], long_side)
+    taken[WIDEST_LOOK] = detect_at(rgb, model, threshold, WIDEST_LOOK)
+    tiles = tile_size(base, taken[WIDEST_LOOK], long_side) if tiles is None else bearing(tiles, taken[WIDEST_LOOK], long_side)
+    if tiles is None:  # a face-down tile alone in the frame: the detector is sure of it only at the smallest look
+        taken[SMALLEST_LOOK] = detect_at(rgb, model, threshold, SMALLEST_LOOK)
+        tiles = tile_size(base, taken[SMALLEST_LOOK], long_side, smallest=LONE_TILE)
     if tiles is None and (base.scores >= CONFIDENT).any():
         tiles = base[base.scores >= CONFIDENT]  # the wide looks box nothing sure, or only clumps of a far photo's tiles
     if tiles is None:
@@ -168,7 +176,7 @@ def other_looks(rgb: np.ndarray, model: Model | None = None) -> list[Detections]
     return [tile_like(detect_at(rgb, model, SCORE_THRESHOLD, side)) for side in TILESET_LONG_SIDES]
 
 
-def tile_size(base: Detections, wide: Detections, long_side: int) -> Detections | None:
+def tile_size(base: Detections, wide: Detections, long_side: int, smallest: float = WIDE_SMALLEST) -> Detections | None:
     """The boxes that show the photo's tile size (``long_side``: the photo's) as a wide look sees it, or None when
     it shows nothing sure of a tile's size.
 
@@ -176,19 +184,36 @@ def tile_size(base: Detections, wide: Detections, long_side: int) -> Detections 
     look's sure boxes the wide look finds too show the size. The wide look's sure boxes too large for the base look
     (``LARGE_TILE``) show it when none agree and the base look's sure boxes lie mostly inside them: a close-up, whose
     tiles the base look misses and whose pips (two or more) it boxes. A box the wide look finds smaller than ``WIDE_SMALLEST`` is
-    no evidence: a far photo's tiles are a few pixels there, and it boxes clumps of them."""
+    no evidence (``smallest``, base-look pixels): a far photo's tiles are a few pixels there, and it boxes clumps of them."""
     sure = base[base.scores >= CONFIDENT]
     wide_short = wide.boxes[:, 2:].min(axis=1) * DETECT_LONG_SIDE / long_side
-    wide_sure = wide[(wide.scores >= CONFIDENT) & (wide_short >= WIDE_SMALLEST)]
+    wide_sure = wide[(wide.scores >= CONFIDENT) & (wide_short >= smallest)]
     if len(sure) and len(wide_sure):
         both = sure[iou_matrix(sure.boxes, wide_sure.boxes).max(axis=1) >= 0.5]
         if len(both) >= min(2, len(sure)):
             return both
-    large = wide[(wide.scores >= CONFIDENT) & (wide_short > LARGE_TILE)]
+    large = wide[(wide.scores >= CONFIDENT) & (wide_short > max(LARGE_TILE, smallest))]
     inside = within(sure.centres, large.boxes) if len(large) else np.zeros(len(sure), bool)
     if len(large) and (not len(sure) or (inside.mean() >= 0.5 and inside.sum() >= 2)):
         return large
     return None
+
+
+def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
+    """``tiles``, the boxes that showed a photo's tile size, or where a wider look's sure boxes too large for the base
+    look each hold two or more of them (each at most half as long as the box's short side), those boxes: the tiles bearing them as pips
+    (``long_side``: the photo's). A 7 of dots close up shows seven round pips a quarter of its width, and the base and
+    wide looks both box them (0.8-0.9 sure), as the tiles' size; the 96 px look boxes the tiles (0.96)."""
+    short = wider.boxes[:, 2:].min(axis=1)
+    large = wider[(wider.scores >= CONFIDENT) & (short * DETECT_LONG_SIDE / long_side > LARGE_TILE)]
+    if not len(large):
+        return tiles
+    x, y = tiles.centres[:, :1], tiles.centres[:, 1:]
+    b = large.boxes
+    held = (x >= b[:, 0]) & (x <= b[:, 0] + b[:, 2]) & (y >= b[:, 1]) & (y <= b[:, 1] + b[:, 3])
+    held &= tiles.boxes[:, 2:].max(axis=1)[:, None] <= b[:, 2:].min(axis=1)[None] / 2
+    bears = held.sum(axis=0) >= 2
+    return large[bears] if bears.any() else tiles
 
 
 def within(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:

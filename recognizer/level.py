@@ -32,8 +32,10 @@ SURE = 0.5
 #: The levelled photo is made no larger than tiles of this many pixels on the long side need: the
 #: bonus reader's crop (128 high for the box grown 1.2) is the largest any step reads.
 TILE_PIXELS = 160
-#: An upright photo is turned only when the detector's mean confidence that way is higher by this much.
-CLEARLY_SURER = 0.03
+#: A photo taken square is turned over only when the detector is surer of it turned over, standing and a quarter on
+#: together, by this much (``upside_down``): 66 of the 67 leo hands turned over by 0.27-0.95 (leo-067, 0.14-0.19, was left
+#: upside down before too), the 15 upright 1922 dev prints, whose faces alone sway it, by at most 0.18 (example_9).
+UPSIDE_DOWN_CLEARLY = 0.22
 #: The four ways up are looked at the base look where the tiles are this many pixels on their short side, else
 #: where they are ``LOOK_TILE``: page 49's 10 px tiles showed no shape there (the detector then turned it a quarter).
 LOOK_TILES = (16, 48)
@@ -41,6 +43,11 @@ LOOK_TILE = 24
 #: A small slant is turned out only when the classifier reads the tiles' faces surer levelled, by this much
 #: (``face_sureness``).
 CLEARLY_BETTER_READ = 0.05
+#: Fewer sure tiles than this (one or two, close up) cannot agree among themselves: their slant is believed as far as
+#: each one's own edges agree (a close-up's middle is all face, and one 7 of dots' pips voted 27-42 degrees, each
+#: agreeing 0.01-0.05), and a photo of them taken square is not turned over: the detector's sureness of one tile at
+#: four turns is no evidence of its way up (a face-down tile it found at one quarter and not the other was).
+FEW_TILES = 3
 #: A slant of this many degrees or more is turned out on the edges' word alone; a smaller one (a printed page's
 #: halftone edges read 10.5 degrees on an upright 1922 print, example_8) only when the faces read better levelled.
 SURE_SLANT = 20.0
@@ -92,7 +99,8 @@ def slant(rgb: np.ndarray, dets: Detections) -> tuple[float, float]:
     """The photo's slant in degrees (-45, 45], the way the tiles' sides run, and how far the tiles agree on it (0-1).
 
     Each sure tile votes the way its edges run (``geometry.edge_direction``: only the middle of its box is looked at,
-    where a slanted tile is mostly tile, not table), as strongly as they run one way.
+    where a slanted tile is mostly tile, not table), as strongly as they run one way; fewer than ``FEW_TILES`` agree as
+    far as their own edges do.
     """
     sure = dets[dets.scores >= SURE]
     if not len(sure):
@@ -106,7 +114,7 @@ def slant(rgb: np.ndarray, dets: Detections) -> tuple[float, float]:
     strength = sum(abs(v) for v in votes)
     if strength == 0.0:
         return 0.0, 0.0
-    mean = sum(votes) / strength
+    mean = sum(votes) / (strength if len(votes) >= FEW_TILES else len(votes))
     return float(np.degrees(np.angle(mean)) / 4.0), float(abs(mean))
 
 
@@ -138,6 +146,18 @@ def sureness(look: Detections) -> float:
     """How sure the detector is of one look at the photo: its mean confidence over the tiles it found. Every look is
     taken the same way (once, at the first scale), so their sureness compares."""
     return float(look.scores.mean()) if len(look) else 0.0
+
+
+def upside_down(sure: list[float]) -> bool:
+    """Whether a photo taken square is upside down, by the detector's sureness of it (``sureness``) as taken, turned a
+    quarter anticlockwise, turned over and turned a quarter clockwise.
+
+    The detector learnt real tiles from the player's side, the body below the face, and from its training photos turned
+    a quarter anticlockwise, the body to the right: a photo upside down it finds surer turned over both standing and
+    turned a quarter, by about as much. A printed tile shows no body, and its face alone sways the detector one way in
+    one look and not in the other: upright 1922 prints it was surer of turned over (example_4, example_9, page 49)
+    were turned, though the classifier, reading both ways up, cannot tell them from upright (the tile set can)."""
+    return (sure[2] + sure[3]) - (sure[0] + sure[1]) >= UPSIDE_DOWN_CLEARLY
 
 
 def standing(look: Detections) -> float:
@@ -188,9 +208,9 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     (page 49 of the 1922 book was, its tiles too small at the base look to show their shape). Then the detector says
     which: it finds the tiles of a photo the right way up surest (a tile's body shows below its face). Its sureness
     alone chose badly between quarters: a detector fine-tuned on more scenes was surer of a real hand at 35 degrees
-    turned a quarter on, its rows standing as columns. An upright photo is turned over only when the detector is
-    clearly surer that way (``CLEARLY_SURER``): a photo taken from across the table. Printed tiles show no body, and
-    the detector was surer of some 1922 prints upside down: with a tile set, ``as_the_faces_match`` undoes that.
+    turned a quarter on, its rows standing as columns. A photo taken square and standing is turned over only when the
+    detector is clearly surer of it so both standing and lying (``upside_down``): a photo taken from across the table,
+    not a print whose faces sway one look. With a tile set, ``as_the_faces_match`` has the last word.
     """
     model = model or load_model("detector")
     h, w = rgb.shape[:2]
@@ -204,14 +224,14 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     turns = [t - 360.0 if t > 180.0 else t for t in turns]
     looks = [detect(turned(small, t)[0], model, long_side=side) if t else as_taken for t in turns]
     sure = [sureness(d) for d in looks]
-    if not slanted:
-        sure[0] += CLEARLY_SURER
     stands = [standing(d) for d in looks]
     upright_pair, sideways_pair = (stands[0] + stands[2]) / 2, (stands[1] + stands[3]) / 2
     kept = [0, 1, 2, 3] if slanted else [0, 2]  # a photo taken square is turned a quarter only where its tiles clearly lie
     if abs(upright_pair - sideways_pair) >= STANDS_CLEARLY:
         kept = [0, 2] if upright_pair > sideways_pair else [1, 3]
-    k = max(kept, key=lambda k: sure[k])
+    taken_standing = not slanted and kept == [0, 2]
+    few = max(int((d.scores >= SURE).sum()) for d in looks) < FEW_TILES  # not the photo's sure tiles: turned over, fewer are
+    k = (2 if upside_down(sure) and not few else 0) if taken_standing else max(kept, key=lambda k: sure[k])
     best = turns[k]
     if best == 0.0:
         return None
