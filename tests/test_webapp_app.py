@@ -320,7 +320,7 @@ def test_a_seat_photo_starts_its_winning_tile_afresh(app: AppTest, fake_reader: 
     app.text_input(key="w_seat_winning_0").set_value("2D").run()
     app.file_uploader(key="w_seat_photo_0").set_value(("east.jpg", photo_bytes(), "image/jpeg")).run()
     assert errors(app) == []
-    assert app.session_state["table"].seats[0].winning_tile == "", "the old hand's winning tile is not kept for the new photo"
+    assert app.session_state["table"].seats[0].winning_tile is None, "the old hand's winning tile is not kept for the new photo"
 
 
 

@@ -15,6 +15,7 @@ from scoring.api import Hand
 from scoring.settle import Settlement
 from scoring.settle.books import settle
 from scoring.settle.tablefile import table_from_dict
+from scoring.tiles import Tile
 from tests.test_webapp_app import APP, HAND, errors, needs_harr, type_hand
 from webapp import table as tb
 from webapp.history import History
@@ -104,6 +105,7 @@ def test_a_losing_seat_given_as_a_plain_score_is_settled_on_it(at: AppTest) -> N
     assert [p.score for p in settlement.table.players][2:] == [24, 0]
     deal = at.session_state["table"]
     assert deal.seats[1].hand == Hand.parse(LOSER, winner=False), "Bo's seat keeps his hand as read, not its notation"
+    assert deal.seats[0].winning_tile == Tile("2D"), "Ann's seat keeps her winning tile as a tile, not its text"
     assert [p.detail.hand if p.detail else None for p in settlement.table.players][:2] == [tb.hand_of(deal, 0), tb.hand_of(deal, 1)]
     scores = at.table[0].value
     assert scores["score"].tolist()[2:] == ["24", "0"]

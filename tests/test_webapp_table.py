@@ -7,6 +7,7 @@ import pytest
 from scoring.api import rule_sets
 from scoring.errors import PungChowError
 from scoring.service import ALL, score_under
+from scoring.tiles import Tile
 from webapp import table as tb
 from webapp.scores import breakdown_rows
 
@@ -118,3 +119,16 @@ def test_a_folded_seat_says_what_it_still_needs() -> None:
     assert tb.seat_summary(tb.with_seat(table, 3, plain=True), 3) == "Di — North: score not typed yet · needs the score"
     assert tb.seat_summary(tb.with_seat(table, 3, plain=True, score=24), 3) == "Di — North: plain score 24 · done"
     assert tb.seat_summary(tb.with_seat(table, 0, plain=True, score=24), 0).endswith("· needs the winning hand, not a score")
+
+
+def test_the_winning_tile_is_kept_as_a_tile() -> None:
+    """The winner's seat keeps the tile that completed the hand as a tile (typed " 2d " is the 2 of dots), not as text;
+    a typed tile that does not read is kept as typed, and settling says what is wrong with it."""
+    table = tb.with_seat(full_table(), 0, winning_tile=" 2d ")
+    assert table.seats[0].winning_tile == Tile("2D") and table.seats[0].winning_unread == ""
+    assert tb.hand_of(table, 0).winning_tile == Tile("2D")
+    typo = tb.with_seat(full_table(), 0, winning_tile="2Q")
+    assert (typo.seats[0].winning_tile, typo.seats[0].winning_unread, typo.seats[0].winning_shown) == (None, "2Q", "2Q")
+    assert tb.seat_summary(typo, 0).endswith("· needs a hand that reads (Settle says why)")
+    with pytest.raises(PungChowError, match="Ann's hand: unknown tile code '2Q'"):
+        tb.hand_of(typo, 0)

@@ -14,7 +14,7 @@ from scoring import service
 from scoring.api import Hand, ScoreResult, WinMethod
 from scoring.errors import PungChowError, about
 from scoring.settle.model import Incident, IncidentKind, Player, Settlement
-from scoring.tiles import WINDS, Wind
+from scoring.tiles import WINDS, Tile, Wind
 
 SEATS = 4
 NOTATION_SHOWN = 22  # characters of a hand shown in a folded seat's line: a phone's width
@@ -26,13 +26,15 @@ class Seat:
 
     ``hand`` holds the tiles as read; the seat's wind, the round's and whether it went out come from the deal
     (:func:`hand_of`), so they follow a change of East or of the winner. Typing that does not read as a hand yet is
-    kept as typed in ``unread``, for the seat's line to show and *Settle* to say why.
+    kept as typed in ``unread``, for the seat's line to show and *Settle* to say why; the winning tile likewise
+    (``winning_tile``, else ``winning_unread``).
     """
 
     player: str
     hand: Hand | None = None
     unread: str = ""
-    winning_tile: str = ""
+    winning_tile: Tile | None = None
+    winning_unread: str = ""  # a typed winning tile that does not read as one ("2Q"), kept for *Settle* to say why
     won_by: WinMethod | None = None  # asked, never assumed: None until the player says how the winner went out
     photo_sha256: str | None = None
     thumbnail: bytes | None = field(default=None, repr=False)
@@ -42,9 +44,14 @@ class Seat:
 
     def __post_init__(self) -> None:
         """The hand keeps its tiles only (one read from a photo or the hand page brings its circumstances); how the
-        winner went out may be given by name, as the page's chooser gives it ("" for not yet)."""
+        winner went out may be given by name, as the page's chooser gives it ("" for not yet), and the winning tile
+        as typed (read here, or kept as typed while it does not read)."""
         if self.hand is not None:
             object.__setattr__(self, "hand", tiles_of(self.hand))
+        if isinstance(self.winning_tile, str):
+            tile, unread = read_tile(self.winning_tile)
+            object.__setattr__(self, "winning_tile", tile)
+            object.__setattr__(self, "winning_unread", unread)
         if isinstance(self.won_by, str):
             object.__setattr__(self, "won_by", WinMethod.parse(self.won_by) if self.won_by else None)
 
@@ -52,6 +59,11 @@ class Seat:
     def shown(self) -> str:
         """The hand as the seat shows it: read, in notation; else as typed; "" when there is none."""
         return str(self.hand) if self.hand is not None else self.unread
+
+    @property
+    def winning_shown(self) -> str:
+        """The winning tile as the seat shows it: its code when it reads, else as typed ("" for none)."""
+        return self.winning_tile.code if self.winning_tile is not None else self.winning_unread
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,16 @@ def read_tiles(text: str) -> tuple[Hand | None, str]:
         return None, text
 
 
+def read_tile(text: str) -> tuple[Tile | None, str]:
+    """A typed winning tile as a seat keeps it: (the tile, "") when it reads; (None, the text) while it does not."""
+    if not text.strip():
+        return None, ""
+    try:
+        return Tile.parse(text), ""
+    except PungChowError:
+        return None, text
+
+
 def with_typed_hand(table: Deal, index: int, text: str, **changes: Any) -> Deal:
     """The seat with the hand typed for it (read now, or kept as typed while it does not read)."""
     hand, unread = read_tiles(text)
@@ -125,10 +147,12 @@ def hand_of(table: Deal, index: int) -> Hand:
         raise PungChowError(f"say how {seat.player} went out: off a discard, or from the wall")
     try:
         tiles = seat.hand if seat.hand is not None else Hand.parse(seat.unread, winner=False, check=False)  # says why not
+        winning = seat.winning_tile if seat.winning_tile is not None or not seat.winning_unread.strip() \
+            else Tile.parse(seat.winning_unread)  # says why not
         return Hand.from_parts(
             tiles.concealed + tiles.bonus,
             tiles.melds,
-            winning_tile=(seat.winning_tile.strip() or None) if won else None,
+            winning_tile=winning if won else None,
             won_by=seat.won_by if won else None,
             seat_wind=table.seat_wind(index),
             prevailing_wind=table.prevailing_wind,

@@ -11,7 +11,7 @@ import streamlit as st
 from scoring.api import Hand, ScoreResult, WinMethod, get_rule_set
 from scoring.errors import PungChowError
 from scoring.settle import Settlement
-from scoring.tiles import WINDS, Wind
+from scoring.tiles import WINDS, Tile, Wind
 from webapp import reviewer, state
 from webapp import table as tb
 from webapp.history import HandToKeep, HistoryError
@@ -63,7 +63,7 @@ def deal_key(table: tb.Deal, rules: str) -> str:
     """The mark a saved deal carries: the same deal saved twice (a double tap) is kept once; the next deal draws a new one."""
     if not st.session_state.get(state.DEAL_TOKEN):
         st.session_state[state.DEAL_TOKEN] = uuid.uuid4().hex
-    seats = "|".join(f"{s.player}:{s.score if s.plain else s.shown}:{s.winning_tile}:{s.won_by.value if s.won_by else ''}"
+    seats = "|".join(f"{s.player}:{s.score if s.plain else s.shown}:{s.winning_shown}:{s.won_by.value if s.won_by else ''}"
                      for s in table.seats)
     digest = hashlib.sha256(f"{seats}|{table.east}|{table.winner}|{table.prevailing_wind}|{rules}".encode()).hexdigest()[:16]
     return f"{st.session_state[state.DEAL_TOKEN]}:{digest}"
@@ -110,14 +110,13 @@ def from_hand_page(index: int) -> None:
         st.session_state[state.MESSAGE] = "the hand on the Score a hand page still has problems: " + "; ".join(
             reviewer.player_words(p) for p in problems)
         return
-    winning = hand.winning_tile.code if hand.winning_tile else ""
     drop_seat_review(index)
     if hand.winner and st.session_state.get("w_winner") is None:
         st.session_state["w_winner"] = index  # the hand was checked as the winner's on Score a hand
-    table = tb.with_seat(current_table(), index, hand=hand, unread="", winning_tile=winning, won_by=hand.won_by,
-                         hand_id=st.session_state.get(state.SAVED_HAND))
+    table = tb.with_seat(current_table(), index, hand=hand, unread="", winning_tile=hand.winning_tile, winning_unread="",
+                         won_by=hand.won_by, hand_id=st.session_state.get(state.SAVED_HAND))
     st.session_state[f"w_seat_hand_{index}"] = str(hand)
-    st.session_state[f"w_seat_winning_{index}"] = winning
+    st.session_state[f"w_seat_winning_{index}"] = hand.winning_tile.code if hand.winning_tile else ""
     st.session_state[f"w_seat_won_by_{index}"] = hand.won_by.value if hand.won_by else None
     put(table)
 
@@ -127,7 +126,7 @@ def drop_seat_review(index: int) -> None:
     st.session_state[reviewer.seat_slot(index).review] = None
     seat = current_table().seats[index]
     st.session_state[f"w_seat_hand_{index}"] = seat.shown
-    st.session_state[f"w_seat_winning_{index}"] = seat.winning_tile
+    st.session_state[f"w_seat_winning_{index}"] = seat.winning_shown
 
 
 def read_seat_photo(index: int) -> None:
@@ -143,18 +142,18 @@ def read_seat_photo(index: int) -> None:
         return
     reviewer.start(reviewer.seat_slot(index), review, photo)
     hand, winning = seat_hand(review)
-    if winning and st.session_state.get("w_winner") is None:
+    if winning is not None and st.session_state.get("w_winner") is None:
         st.session_state["w_winner"] = index  # the reader found a winning tile set apart in this player's photo
     st.session_state[f"w_seat_hand_{index}"] = "" if hand is None else str(hand)
-    st.session_state[f"w_seat_winning_{index}"] = winning
-    put(tb.with_seat(current_table(), index, hand=hand, unread="", winning_tile=winning, photo_sha256=photo.sha256,
+    st.session_state[f"w_seat_winning_{index}"] = winning.code if winning is not None else ""
+    put(tb.with_seat(current_table(), index, hand=hand, unread="", winning_tile=winning, winning_unread="", photo_sha256=photo.sha256,
                      thumbnail=thumbnail_jpeg(photo.image), hand_id=None))
 
 
-def seat_hand(review: Review) -> tuple[Hand | None, str]:
-    """The seat's tiles and its winning tile, as the review now reads them (None: not a hand yet)."""
+def seat_hand(review: Review) -> tuple[Hand | None, Tile | None]:
+    """The seat's tiles and its winning tile, as the review now reads them (None: not a hand yet; no winning tile marked)."""
     hand, _ = to_hand(review)
-    winning = review.tile(review.winning_tile).code if review.winning_tile is not None else ""
+    winning = Tile(review.tile(review.winning_tile).code) if review.winning_tile is not None else None
     return (None if hand is None else tb.tiles_of(hand)), winning
 
 
@@ -178,15 +177,15 @@ def sync_seat(index: int) -> tb.Deal:
     plain = bool(st.session_state.get(f"w_seat_plain_{index}", seat.plain))
     score = st.session_state.get(f"w_seat_score_{index}", seat.score) if plain else seat.score
     if review is not None:
-        (hand, winning), unread = seat_hand(review), ""
+        (hand, winning), unread, winning_unread = seat_hand(review), "", ""
     else:
         hand, unread = tb.read_tiles(st.session_state.get(f"w_seat_hand_{index}", seat.shown))
-        winning = st.session_state.get(f"w_seat_winning_{index}", seat.winning_tile)
-    won = table.winner == index
-    winning = winning if won else seat.winning_tile if review is None else ""
-    won_by = win_method(st.session_state.get(f"w_seat_won_by_{index}")) if won else seat.won_by
+        winning, winning_unread = tb.read_tile(st.session_state.get(f"w_seat_winning_{index}", seat.winning_shown))
+    if table.winner != index:
+        winning, winning_unread = (seat.winning_tile, seat.winning_unread) if review is None else (None, "")
+    won_by = win_method(st.session_state.get(f"w_seat_won_by_{index}")) if table.winner == index else seat.won_by
     changes = {"plain": plain, "score": None if score is None else int(score), "hand": hand, "unread": unread,
-               "winning_tile": winning, "won_by": won_by}
+               "winning_tile": winning, "winning_unread": winning_unread, "won_by": won_by}
     if any(getattr(seat, name) != value for name, value in changes.items()):
         hand_id = seat.hand_id if (hand, unread) == (seat.hand, seat.unread) else None
         put(tb.with_seat(table, index, hand_id=hand_id, **changes))
@@ -236,13 +235,13 @@ def seat_fields(index: int, table: tb.Deal) -> None:
             return
         if seat.plain:
             put(tb.with_seat(current_table(), index, plain=False))
-        winning, won_by = seat.winning_tile, seat.won_by
+        winning, winning_unread, won_by = seat.winning_tile, seat.winning_unread, seat.won_by
         if review is not None:
             reviewer.review_tiles(slot, with_circumstances=False, winner=table.winner == index)
             review = st.session_state[slot.review]
-            (hand, winning), unread = seat_hand(review), ""
+            (hand, winning), unread, winning_unread = seat_hand(review), "", ""
             if table.winner != index:
-                winning = ""
+                winning = None
             st.markdown(f"Hand read from the photo: `{'' if hand is None else hand}`")
             st.button("Type this hand instead", key=f"w_seat_type_{index}", on_click=drop_seat_review, args=(index,))
         else:
@@ -253,13 +252,16 @@ def seat_fields(index: int, table: tb.Deal) -> None:
         if table.winner == index:
             cols = st.columns(2)
             if review is None:
-                widget_value(f"w_seat_winning_{index}", seat.winning_tile)
-                winning = cols[0].text_input("Winning tile", key=f"w_seat_winning_{index}", placeholder="2D")
+                widget_value(f"w_seat_winning_{index}", seat.winning_shown)
+                winning, winning_unread = tb.read_tile(cols[0].text_input("Winning tile", key=f"w_seat_winning_{index}",
+                                                                          placeholder="2D"))
             widget_value(f"w_seat_won_by_{index}", seat.won_by.value if seat.won_by else None)
             won_by = win_method(cols[1].selectbox("Won by", methods, key=f"w_seat_won_by_{index}", placeholder="how did they go out?",
                                                   format_func=reviewer.won_by_words))
-        if (hand, unread, winning, won_by) != (seat.hand, seat.unread, seat.winning_tile, seat.won_by):
-            put(tb.with_seat(current_table(), index, hand=hand, unread=unread, winning_tile=winning, won_by=won_by,
+        if (hand, unread, winning, winning_unread, won_by) != (seat.hand, seat.unread, seat.winning_tile, seat.winning_unread,
+                                                                seat.won_by):
+            put(tb.with_seat(current_table(), index, hand=hand, unread=unread, winning_tile=winning,
+                             winning_unread=winning_unread, won_by=won_by,
                              hand_id=seat.hand_id if (hand, unread) == (seat.hand, seat.unread) else None))
         cols = st.columns(2)
         cols[0].button("Use the hand from Score a hand", key=f"w_seat_from_review_{index}", on_click=from_hand_page, args=(index,))
