@@ -124,12 +124,12 @@ TYPE_NAME = re.compile(r"[A-Z][a-z]\w*")
 
 
 def type_names(source: str) -> set[str]:
-    """The types a module defines at its top level: its classes and its type aliases (``Tally = Callable[...]``)."""
-    found: set[str] = set()
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.ClassDef):
-            found.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+    """The types a module defines: its classes, those inside a function too (a reader of one calibration is still a
+    ``Reader`` to whoever reads the code), and its top-level type aliases (``Tally = Callable[...]``)."""
+    tree = ast.parse(source)
+    found = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             found.update(t.id for t in targets if isinstance(t, ast.Name) and TYPE_NAME.fullmatch(t.id))
     return found
@@ -152,5 +152,6 @@ def test_no_two_types_share_a_name() -> None:
 
 def test_the_check_finds_two_types_of_one_name() -> None:
     """The test itself can fail: a class and an alias of one name in two modules are found, a constant is not."""
-    sources = {"a": "class Table:\n    pass\nSEATS = 4\n", "b": "Table = dict[str, int]\nSEATS = 4\n", "c": "class Deal: ..."}
-    assert shared_type_names(sources) == {"Table": ["a", "b"]}
+    sources = {"a": "class Table:\n    pass\nSEATS = 4\n", "b": "Table = dict[str, int]\nSEATS = 4\n", "c": "class Deal: ...",
+               "d": "def quantize() -> None:\n    class Deal: ...\n"}
+    assert shared_type_names(sources) == {"Deal": ["c", "d"], "Table": ["a", "b"]}, "a class inside a function is a type too"

@@ -49,7 +49,7 @@ def quantize(model: Path, pack: Path, out: Path) -> Path:
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    class Reader(CalibrationDataReader):  # type: ignore[misc]  # onnxruntime has no type hints: its base class is Any
+    class CropFeed(CalibrationDataReader):  # type: ignore[misc]  # onnxruntime has no type hints: its base class is Any
         def __init__(self) -> None:
             self.crops = PackCrops(pack)
 
@@ -59,7 +59,7 @@ def quantize(model: Path, pack: Path, out: Path) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(model), str(prepared))
-        quantize_static(str(prepared), str(out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+        quantize_static(str(prepared), str(out), CropFeed(), quant_format=QuantFormat.QDQ, per_channel=True,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
     quantised = onnx.load(str(out))
     fold_pads(quantised)  # the same integers, convolutions run on them (recognizer/train/foldpads.py)
