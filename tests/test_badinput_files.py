@@ -25,6 +25,8 @@ from recognizer.tileset import check_layout, check_name
 from scoring.tiles import PLAYING_CODES
 from webapp.history import History
 
+from history_helpers import ANN
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "recognizer" / "samples" / "finished-hand.jpg"
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -67,11 +69,11 @@ def test_a_history_row_whose_deal_is_text_is_marked_and_the_next_deal_still_save
     path = tmp_path / "history.sqlite3"
     store = History(path)
     game = store.new_game("g", PLAYERS)
-    store.save_hand(game.id, player="Ann", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={}, score=None)
+    store.save_hand(game.id, player="Ann", hand=ANN, rule_set="harr-1922", rule_version="1", options={}, score=None)
     with sqlite3.connect(path) as db:
         db.execute("UPDATE hands SET deal = 'second'")
     assert store.next_deal(game.id) == 1
-    store.save_hand(game.id, player="Bob", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={}, score=None)
+    store.save_hand(game.id, player="Bob", hand=ANN, rule_set="harr-1922", rule_version="1", options={}, score=None)
     damaged = [h for h in store.hands(game.id) if h.damaged]
     assert [(h.player, h.deal, h.damaged) for h in damaged] == [("Ann", 0, ("deal",))]
     assert ",0,Ann," in store.export_csv(game.id)

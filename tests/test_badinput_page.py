@@ -27,6 +27,8 @@ from webapp.history import History
 from webapp.server import allowed, host_name
 from webapp.widgets import player_words
 
+from history_helpers import ANN
+
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "webapp" / "app.py")
 EVIL = "Ann![p](http://127.0.0.1:8611/p.png)"
@@ -65,7 +67,7 @@ def test_a_stored_photo_name_is_shown_as_itself_in_the_history(tmp_path: Path, m
     store = History(db)
     game = store.new_game("g", ["Ann", "Bo", "Cy", "Di"])
     thumbnail = (ROOT / "recognizer" / "samples" / "finished-hand.jpg").read_bytes()
-    store.save_hand(game.id, player="Ann", hand={"concealed": ["1B"]}, notation="1B", rule_set="harr-1922", rule_version="1",
+    store.save_hand(game.id, player="Ann", hand=ANN, rule_set="harr-1922", rule_version="1",
                     options={}, score=None, photo_name=EVIL, photo_sha256="ab" * 32, thumbnail=thumbnail)
     monkeypatch.setenv("PUNGCHOW_DB", str(db))
     at = AppTest.from_file(APP, default_timeout=90)

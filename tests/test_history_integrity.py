@@ -21,6 +21,7 @@ import pytest
 from scoring.settle import Settlement
 from webapp.history import SCHEMA_VERSION, HandToKeep, History, HistoryError
 
+from history_helpers import ANN, scored
 from settle_helpers import from_nets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +32,8 @@ ONE = from_nets({"Ann": 1, "Bo": -1})
 
 
 def keep(player: str, tag: str) -> HandToKeep:
-    return HandToKeep(player, {"concealed": ["1B"], "tag": tag}, "1B", "harr-1922", "1", {"limit": None}, {"total": 10, "tag": tag})
+    """A hand of a deal, tagged (as its photo's name) with the save that wrote it."""
+    return HandToKeep(player, ANN, "harr-1922", "1", {"limit": None}, scored(), photo_name=tag)
 
 
 def _env() -> dict[str, str]:
@@ -43,12 +45,13 @@ def _env() -> dict[str, str]:
 WRITER = textwrap.dedent("""
     import sys
     from settle_helpers import from_nets
+    from history_helpers import ANN, scored
     from webapp.history import History, HandToKeep
     path, game, writer, count = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
     store = History(path)
     for n in range(count):
         tag = f"{writer}-{n}"
-        hands = [HandToKeep(p, {"tag": tag}, "1B", "harr-1922", "1", {}, {"total": 10, "tag": tag}) for p in ("Ann", "Bo", "Cy", "Di")]
+        hands = [HandToKeep(p, ANN, "harr-1922", "1", {}, scored(), photo_name=tag) for p in ("Ann", "Bo", "Cy", "Di")]
         store.save_deal(game, hands, settlement=from_nets({"Ann": 1, "Bo": -1}, source=tag), rule_set="harr-1922",
                         rule_version="1", east="Ann")
 """)
@@ -70,7 +73,7 @@ def test_two_processes_saving_deals_at_once_share_no_number_and_replace_nothing(
     assert sorted(s.deal for s in settlements) == list(range(1, 2 * DEALS_EACH + 1))
     by_deal: dict[int, set[str]] = {}
     for h in hands:
-        by_deal.setdefault(h.deal, set()).add(h.hand["tag"])
+        by_deal.setdefault(h.deal, set()).add(h.photo_name or "")
     assert len(hands) == 4 * 2 * DEALS_EACH
     for s in settlements:
         assert by_deal[s.deal] == {tag(s.settlement)}, f"deal {s.deal} mixes two saves"
@@ -86,6 +89,7 @@ KILLED_MID_SAVE = textwrap.dedent("""
     import sys, time
     from scoring.settle import Settlement
     from settle_helpers import from_nets
+    from history_helpers import ANN, scored
     from webapp.history import History, HandToKeep
 
     class SlowSettlement(Settlement):
@@ -96,7 +100,7 @@ KILLED_MID_SAVE = textwrap.dedent("""
             return super().to_dict()
 
     store = History(sys.argv[1])
-    hands = [HandToKeep(p, {"tag": "killed"}, "1B", "harr-1922", "1", {}, {"total": 10}) for p in ("Ann", "Bo", "Cy", "Di")]
+    hands = [HandToKeep(p, ANN, "harr-1922", "1", {}, scored(), photo_name="killed") for p in ("Ann", "Bo", "Cy", "Di")]
     net = from_nets({"Ann": 1, "Bo": -1})
     store.save_deal(int(sys.argv[2]), hands, settlement=SlowSettlement(net.table, net.payments), rule_set="harr-1922", rule_version="1")
 """)
@@ -120,7 +124,7 @@ def test_a_kill_9_in_the_middle_of_saving_a_deal_leaves_no_half_saved_deal(tmp_p
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     after = History(path)
-    assert [h.hand["tag"] for h in after.hands(game.id)] == ["first"] * 4
+    assert [h.photo_name for h in after.hands(game.id)] == ["first"] * 4
     assert [s.deal for s in after.settlements(game.id)] == [1]
     assert after.save_deal(game.id, [keep(p, "next") for p in PLAYERS], settlement=from_nets({}), rule_set="harr-1922",
                             rule_version="1") == 2
@@ -146,7 +150,7 @@ def kept(store: History, game_id: int) -> dict[str, object]:
 def test_a_deal_joins_a_hand_saved_before_it_and_keeps_it_once(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("", PLAYERS)
-    first = store.save_hand(game.id, player="Ann", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={}, score=None)
+    first = store.save_hand(game.id, player="Ann", hand=ANN, rule_set="harr-1922", rule_version="1", options={}, score=None)
     deal = store.save_deal(game.id, [keep(p, "joined") for p in PLAYERS[1:]], settlement=ONE,
                            rule_set="harr-1922", rule_version="1", deal=store.hand(first).deal)
     assert deal == 1
@@ -165,7 +169,7 @@ def test_no_hand_joins_a_deal_already_settled_nor_a_deal_numbered_below_one(tmp_
     with pytest.raises(HistoryError, match="settled already"):
         store.save_deal(game.id, [keep("Di", "late")], deal=1)
     with pytest.raises(HistoryError, match="settled already"):
-        store.save_hand(game.id, deal=1, player="Di", hand={}, notation="1B", rule_set="harr-1922", rule_version="1",
+        store.save_hand(game.id, deal=1, player="Di", hand=ANN, rule_set="harr-1922", rule_version="1",
                         options={}, score=None)
     for bad in (0, -1):
         with pytest.raises(HistoryError, match="start at 1"):
@@ -176,7 +180,7 @@ def test_no_hand_joins_a_deal_already_settled_nor_a_deal_numbered_below_one(tmp_
 def test_hands_saved_without_a_deal_each_take_the_next_number(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("", PLAYERS)
-    ids = [store.save_hand(game.id, player=p, hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={}, score=None)
+    ids = [store.save_hand(game.id, player=p, hand=ANN, rule_set="harr-1922", rule_version="1", options={}, score=None)
            for p in PLAYERS[:3]]
     assert [store.hand(i).deal for i in ids] == [1, 2, 3]
 
@@ -237,8 +241,8 @@ def test_rows_that_are_not_json_are_shown_as_damaged(tmp_path: Path) -> None:
     path = tmp_path / "h.sqlite3"
     store = History(path)
     game = store.new_game("", PLAYERS)
-    hand_id = store.save_hand(game.id, player="Ann", hand={"concealed": []}, notation="1B", rule_set="harr-1922", rule_version="1",
-                              options={}, score={"total": 1})
+    hand_id = store.save_hand(game.id, player="Ann", hand=ANN, rule_set="harr-1922", rule_version="1",
+                              options={}, score=scored())
     store.save_settlement(game.id, deal=9, settlement=ONE, rule_set="harr-1922", rule_version="1")
     with sqlite3.connect(path) as db:
         db.execute("UPDATE games SET players = 'Ann, Bo'")
@@ -255,8 +259,8 @@ def test_rows_that_are_not_json_are_shown_as_damaged(tmp_path: Path) -> None:
 def test_the_csv_export_never_hands_a_spreadsheet_a_formula(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("=HYPERLINK(\"http://x\",\"click\")", ["@SUM(A1)", "+1", "-2", "Di"])
-    store.save_hand(game.id, player="@SUM(A1)", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={},
-                    score={"total": 3})
+    store.save_hand(game.id, player="@SUM(A1)", hand=ANN, rule_set="harr-1922", rule_version="1", options={},
+                    score=scored())
     store.save_settlement(game.id, deal=1, settlement=from_nets({"@SUM(A1)": -22, "Di": 22}), rule_set="harr-1922", rule_version="1")
     text = store.export_csv(game.id)
     row = text.splitlines()[1]
@@ -268,7 +272,7 @@ def test_a_newer_history_whose_rows_this_version_cannot_read_is_one_message(tmp_
     path = tmp_path / "h.sqlite3"
     store = History(path)
     game = store.new_game("future", PLAYERS)
-    hand_id = store.save_hand(game.id, player="Ann", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={}, score=None)
+    hand_id = store.save_hand(game.id, player="Ann", hand=ANN, rule_set="harr-1922", rule_version="1", options={}, score=None)
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
         db.execute("ALTER TABLE hands RENAME COLUMN deal TO round_and_deal")

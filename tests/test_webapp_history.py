@@ -11,6 +11,7 @@ import pytest
 
 from webapp.history import History, HistoryError, default_db_path
 
+from history_helpers import ANN, scored
 from settle_helpers import from_nets
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -18,8 +19,8 @@ PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
 def save_one(store: History, game_id: int, **extra: object) -> int:
     return store.save_hand(
-        game_id, deal=1, player="Ann", hand={"concealed": ["1B"]}, notation="1B", rule_set="harr-1922", rule_version="1",
-        options={"limit": None}, score={"total": 22, "arrangement": "[2D2D2D]*", "lines": []},
+        game_id, deal=1, player="Ann", hand=ANN, rule_set="harr-1922", rule_version="1",
+        options={"limit": None}, score=scored(),
         corrections=[{"action": "replace", "tile": 6, "was": "NW", "now": "SW"}], **extra,  # type: ignore[arg-type]
     )
 
@@ -36,7 +37,8 @@ def test_a_hand_is_kept_with_everything_a_dispute_needs(tmp_path: Path) -> None:
     game = store.new_game("Friday", PLAYERS)
     hand_id = save_one(store, game.id, recognised={"tiles": ["NW"]}, photo_name="p.jpg", photo_sha256="ab" * 32, thumbnail=b"\xff\xd8jpeg")
     again = History(tmp_path / "sub" / "h.sqlite3").hand(hand_id)
-    assert again.player == "Ann" and again.total == 22 and again.arrangement == "[2D2D2D]*"
+    assert again.player == "Ann" and again.total == 22 and again.arrangement == "[2D2D2D]* [5C6C7C] (6C7C8C) (7C8C9C) (SWSW)"
+    assert again.hand == ANN and again.score is not None and again.score.total == 22, "the hand and its score come back typed"
     assert again.corrections[0]["was"] == "NW"
     assert again.recognised == {"tiles": ["NW"]}
     assert again.thumbnail == b"\xff\xd8jpeg" and again.photo_sha256 == "ab" * 32
@@ -82,7 +84,7 @@ def settle_deal(store: History, game_id: int, net: dict[str, int]) -> int:
     """A whole deal kept as the *Settle the table* page keeps it: the four hands and who paid whom."""
     from webapp.history import HandToKeep
 
-    hands = [HandToKeep(p, {"concealed": ["1B"]}, "1B", "harr-1922", "1", {}, {"total": max(net[p], 0)}) for p in PLAYERS]
+    hands = [HandToKeep(p, ANN, "harr-1922", "1", {}, scored()) for p in PLAYERS]
     return store.save_deal(game_id, hands, settlement=from_nets(net), rule_set="harr-1922", rule_version="1", east="Ann")
 
 
@@ -160,7 +162,7 @@ def test_a_deal_saved_twice_is_one_deal(tmp_path: Path) -> None:
 
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("Friday", PLAYERS)
-    hands = [HandToKeep(p, {"concealed": ["1B"]}, "1B", "harr-1922", "1", {}, {"total": 2}) for p in PLAYERS]
+    hands = [HandToKeep(p, ANN, "harr-1922", "1", {}, scored()) for p in PLAYERS]
     net = {"Ann": 6, "Bo": -2, "Cy": -2, "Di": -2}
     first = store.save_deal(game.id, hands, settlement=from_nets(net), rule_set="harr-1922", rule_version="1", save_key="deal-a")
     again = store.save_deal(game.id, hands, settlement=from_nets(net), rule_set="harr-1922", rule_version="1", save_key="deal-a")

@@ -4,6 +4,7 @@ damaged rows, a winning tile that is not in the hand, a notation a page long, a 
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -11,8 +12,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from scoring.api import ScoreResult
 from webapp.history import SCHEMA_VERSION, History
 
+from history_helpers import ANN, scored
 from settle_helpers import from_nets
 
 APP = str(Path(__file__).resolve().parents[1] / "webapp" / "app.py")
@@ -36,12 +39,18 @@ def shown_markdown(at: AppTest) -> list[str]:
     return texts
 
 
+def scored_with_a_line(description: str) -> ScoreResult:
+    """Ann's score with its first line's description replaced: text the history shows back on the page."""
+    result = scored()
+    return replace(result, best=replace(result.best, lines=(replace(result.best.lines[0], description=description),)))
+
+
 def test_player_names_and_titles_never_render_as_markdown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "h.sqlite3"
     store = History(db)
     game = store.new_game(f"Friday {EVIL}", [EVIL, "Bo", "Cy", "Di"])
-    store.save_hand(game.id, player=EVIL, hand={"concealed": ["1B"]}, notation="1B", rule_set="harr-1922", rule_version="1",
-                    options={}, score={"total": 2, "arrangement": "x", "lines": [{"points": 2, "description": EVIL, "citation": "c"}]})
+    store.save_hand(game.id, player=EVIL, hand=ANN, rule_set="harr-1922", rule_version="1",
+                    options={}, score=scored_with_a_line(EVIL))
     store.save_settlement(game.id, deal=1, settlement=from_nets({EVIL: 2, "Bo": -2}), rule_set="harr-1922", rule_version="1", east=EVIL)
     at = started(db, monkeypatch)
     at.switch_page("views/history.py").run()
@@ -68,7 +77,7 @@ def test_a_damaged_history_row_is_shown_as_damaged(tmp_path: Path, monkeypatch: 
     db = tmp_path / "h.sqlite3"
     store = History(db)
     game = store.new_game("g", ["Ann", "Bo", "Cy", "Di"])
-    store.save_hand(game.id, player="Ann", hand={}, notation="1B", rule_set="harr-1922", rule_version="1", options={}, score=None)
+    store.save_hand(game.id, player="Ann", hand=ANN, rule_set="harr-1922", rule_version="1", options={}, score=None)
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET players = 'not json'")
         conn.execute("UPDATE hands SET hand = '{', options = '[1]'")

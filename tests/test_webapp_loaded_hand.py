@@ -34,8 +34,8 @@ def keep_hand(store: History, **photo: object) -> int:
     hand = Hand.parse(HAND, winning_tile="2D", won_by="discard")
     result = score_one(hand, "harr-1922")
     game = store.games()[0] if store.games() else store.new_game("Friday", ["Ann", "Bo", "Cy", "Di"])
-    return store.save_hand(game.id, player="Ann", hand=hand.to_dict(), notation=str(hand), rule_set="harr-1922",
-                           rule_version="1", options={}, score=result.to_dict(), **photo)  # type: ignore[arg-type]
+    return store.save_hand(game.id, player="Ann", hand=hand, rule_set="harr-1922",
+                           rule_version="1", options={}, score=result, **photo)  # type: ignore[arg-type]
 
 
 def load(db: Path, hand_id: int) -> AppTest:

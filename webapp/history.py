@@ -22,8 +22,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
+from scoring.engine import ScoreResult
 from scoring.errors import Ask, Problem, PungChowError
+from scoring.hand import Hand
 from scoring.jsonfile import JsonInputError, load_json
+from scoring.printed import PrintedScore
 from scoring.settle import Settlement, SettlementError
 from webapp.sheet import ScoreSheet, score_sheet, settle_up
 from webapp.text import spreadsheet_cell
@@ -111,7 +114,11 @@ class Game:
 
 @dataclass(frozen=True)
 class HandRecord:
-    """One scored hand as the history keeps it; the JSON columns come back decoded."""
+    """One scored hand as the history keeps it; the JSON columns come back decoded, the hand and its score typed.
+
+    ``hand`` is the hand as scored (``Hand.from_dict``) and ``score`` the score the players were shown
+    (``PrintedScore.from_dict``); either is None when the file's copy does not read, and ``damaged`` names it.
+    """
 
     id: int
     game_id: int
@@ -123,18 +130,21 @@ class HandRecord:
     thumbnail: bytes | None
     recognised: dict[str, Any] | None
     corrections: list[dict[str, Any]]
-    hand: dict[str, Any]
+    hand: Hand | None
     notation: str
     arrangement: str | None
     rule_set: str
     rule_version: str
     options: dict[str, Any]
-    score: dict[str, Any] | None
+    score: PrintedScore | None
     total: int | None
     damaged: tuple[str, ...] = ()
 
     def to_dict(self, *, with_thumbnail: bool = True) -> dict[str, Any]:
+        """The record as the game's export writes it, its hand and score as the history file keeps them."""
         data = {k: v for k, v in self.__dict__.items() if k != "thumbnail"}
+        data["hand"] = None if self.hand is None else self.hand.to_dict()
+        data["score"] = None if self.score is None else self.score.to_dict()
         if with_thumbnail:
             data["thumbnail_jpeg_base64"] = base64.b64encode(self.thumbnail).decode() if self.thumbnail else None
         return data
@@ -161,15 +171,18 @@ class SettlementRecord:
 
 @dataclass(frozen=True)
 class HandToKeep:
-    """One hand of a deal about to be saved: what ``History.save_deal`` writes for each player."""
+    """One hand of a deal about to be saved: what ``History.save_deal`` writes for each player.
+
+    The hand and its score go in as they were scored; the history turns them into its JSON columns (and the hand's
+    notation) as it writes them, and reads them back typed (:class:`HandRecord`).
+    """
 
     player: str
-    hand: Mapping[str, Any]
-    notation: str
+    hand: Hand
     rule_set: str
     rule_version: str
     options: Mapping[str, Any]
-    score: Mapping[str, Any] | None
+    score: ScoreResult | None
     corrections: Sequence[Mapping[str, Any]] = ()
     recognised: Mapping[str, Any] | None = None
     photo_name: str | None = None
@@ -313,12 +326,11 @@ class History:
         *,
         deal: int | None = None,
         player: str,
-        hand: Mapping[str, Any],
-        notation: str,
+        hand: Hand,
         rule_set: str,
         rule_version: str,
         options: Mapping[str, Any],
-        score: Mapping[str, Any] | None,
+        score: ScoreResult | None,
         corrections: Sequence[Mapping[str, Any]] = (),
         recognised: Mapping[str, Any] | None = None,
         photo_name: str | None = None,
@@ -332,7 +344,7 @@ class History:
         sessions saving at once never share a number. A hand saved again under the same
         ``save_key`` (a double tap on *Save*) is the record already kept: its id comes back, no copy is made.
         """
-        keep = HandToKeep(player, hand, notation, rule_set, rule_version, options, score, corrections, recognised,
+        keep = HandToKeep(player, hand, rule_set, rule_version, options, score, corrections, recognised,
                           photo_name, photo_sha256, thumbnail)
         self.game(game_id)
         with self._connect(immediate=True) as db:
@@ -534,6 +546,8 @@ def _next_deal(db: sqlite3.Connection, game_id: int) -> int:
 
 
 def _insert_hand(db: sqlite3.Connection, game_id: int, deal: int, keep: HandToKeep) -> int:
+    """The hand kept as its JSON (``Hand.to_dict``) and notation, its score as printed (``ScoreResult.to_dict``), which
+    ``Hand.from_dict`` and ``PrintedScore.from_dict`` read back exactly."""
     score = keep.score
     cur = db.execute(
         """INSERT INTO hands (game_id, deal, player, created_at, photo_name, photo_sha256, thumbnail,
@@ -542,11 +556,11 @@ def _insert_hand(db: sqlite3.Connection, game_id: int, deal: int, keep: HandToKe
         (
             game_id, deal, keep.player, _now(), keep.photo_name, keep.photo_sha256, keep.thumbnail,
             json.dumps(keep.recognised) if keep.recognised is not None else None,
-            json.dumps(list(keep.corrections)), json.dumps(dict(keep.hand)), keep.notation,
-            (score or {}).get("arrangement"), keep.rule_set, keep.rule_version,
+            json.dumps(list(keep.corrections)), json.dumps(keep.hand.to_dict()), str(keep.hand),
+            None if score is None else str(score.arrangement), keep.rule_set, keep.rule_version,
             json.dumps(dict(keep.options), default=str),
-            json.dumps(dict(score), default=str) if score is not None else None,
-            (score or {}).get("total"),
+            None if score is None else json.dumps(score.to_dict(), default=str),
+            None if score is None else score.total,
         ),
     )
     return int(cur.lastrowid or 0)
@@ -623,6 +637,22 @@ def _settlement_record(row: sqlite3.Row) -> SettlementRecord:
                             str(_column(row, "rule_set") or "?"), str(_column(row, "rule_version") or "?"), settlement, bool(damaged))
 
 
+def _typed(read: Callable[[Any], T], data: Any, name: str, damaged: list[str]) -> T | None:
+    """A JSON column read as its type; one that does not read as one is noted in ``damaged`` and read as None."""
+    if data is None:
+        return None
+    try:
+        return read(data)
+    except (PungChowError, KeyError, TypeError, ValueError):
+        damaged.append(name)
+        return None
+
+
+def _kept_hand(data: Any) -> Hand:
+    """The hand as it was scored: checked then, so read back as it was kept, not judged again."""
+    return Hand.from_dict(data, check=False)
+
+
 def _hand_record(row: sqlite3.Row) -> HandRecord:
     damaged: list[str] = []
 
@@ -637,9 +667,13 @@ def _hand_record(row: sqlite3.Row) -> HandRecord:
         id=row["id"], game_id=row["game_id"], deal=_deal(row, damaged), player=str(_column(row, "player") or "?"),
         created_at=str(_column(row, "created_at") or ""), photo_name=_column(row, "photo_name"),
         photo_sha256=_column(row, "photo_sha256"), thumbnail=_column(row, "thumbnail"),
-        recognised=load("recognised", dict), corrections=load("corrections", list) or [], hand=load("hand", dict) or {},
+        recognised=load("recognised", dict), corrections=load("corrections", list) or [],
+        hand=_typed(_kept_hand, load("hand", dict), "hand", damaged),
         notation=str(_column(row, "notation") or ""), arrangement=_column(row, "arrangement"),
         rule_set=str(_column(row, "rule_set") or ""), rule_version=str(_column(row, "rule_version") or ""),
-        options=load("options", dict) or {}, score=load("score", dict), total=_column(row, "total"),
+        options=load("options", dict) or {}, score=_typed(PrintedScore.from_dict, load("score", dict), "score", damaged),
+        total=_column(row, "total"),
     )
+    if record.hand is None and "hand" not in damaged:
+        damaged.append("hand")  # every hand is kept with its JSON: a row without one is damaged
     return replace(record, damaged=tuple(damaged)) if damaged else record

@@ -3,14 +3,14 @@ side-by-side table come from :mod:`scoring.service`, the same calls the command 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from scoring.api import ScoreResult
-from scoring.engine import Citation, Score, ScoreLine, doubled
+from scoring.engine import Score, ScoreLine, doubled
 from scoring.service import total_text
 
-__all__ = ["alternative_rows", "breakdown_rows", "kept_line", "line_rows", "total_text"]
+__all__ = ["alternative_rows", "breakdown_rows", "line_rows", "total_text"]
 
 
 def breakdown_rows(score: Score | ScoreResult) -> list[dict[str, str]]:
@@ -20,16 +20,6 @@ def breakdown_rows(score: Score | ScoreResult) -> list[dict[str, str]]:
     command line's ``= 26 points`` and ``= 52 after 1 double``), so a player can check each step.
     """
     return line_rows(score.lines)
-
-
-def kept_line(line: Mapping[str, Any]) -> ScoreLine:
-    """A score line as the history keeps it (``ScoreLine.to_dict()``), back as a line; the citation comes back as its text."""
-    return ScoreLine(str(line.get("rule", "")), str(line.get("description", "")), Citation(str(line.get("citation", "")), "", ""),
-                     points=_whole(line.get("points")), doubles=_whole(line.get("doubles")), limit_hand=line.get("limit_hand") is True)
-
-
-def _whole(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def line_rows(score_lines: Sequence[ScoreLine]) -> list[dict[str, str]]:

@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from scoring import service
-from scoring.api import ScoreResult, WinMethod, get_rule_set, rule_sets
+from scoring.api import Hand, ScoreResult, WinMethod, get_rule_set, rule_sets
 from scoring.errors import PungChowError
 from scoring.rulesets import Refusal
 from scoring.tiles import WINDS
@@ -210,7 +210,7 @@ def save_key(review: rv.Review, hand: Any, rules: str, total: object) -> str:
     return f"{st.session_state[state.REVIEW_TOKEN]}:{digest}"
 
 
-def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
+def save_hand(review: rv.Review, hand: Hand, rules: str, result: ScoreResult) -> None:
     store = history()
     key = save_key(review, hand, rules, result.total)
     kept = store.saved_under(key)
@@ -247,8 +247,8 @@ def save_hand(review: rv.Review, hand: Any, rules: str, result: Any) -> None:
             photo = st.session_state[state.PHOTO]
             rs = get_rule_set(rules)
             hand_id = store.save_hand(
-                game_id or 0, player=player, hand=hand.to_dict(), notation=str(hand),
-                rule_set=rules, rule_version=rs.version, options=dict(result.best.options), score=result.to_dict(),
+                game_id or 0, player=player, hand=hand,
+                rule_set=rules, rule_version=rs.version, options=dict(result.best.options), score=result,
                 corrections=rv.corrections_as_dicts(review), recognised=review.recognised,
                 photo_name=photo.name if photo else None, photo_sha256=photo.sha256 if photo else None,
                 thumbnail=thumbnail_jpeg(photo.image) if photo else None, save_key=key,

@@ -6,13 +6,12 @@ from dataclasses import replace
 
 import streamlit as st
 
-from scoring.hand import Hand
 from scoring.tiles import Wind
 from webapp import state
 from webapp.history import HandRecord, HistoryError
 from webapp.photos import kept_picture
 from webapp.review import Correction, correction_text, from_hand
-from webapp.scores import kept_line, line_rows
+from webapp.scores import line_rows
 from webapp.table import net_rows, payment_lines, payment_rows
 from webapp.text import markdown_rows, markdown_text, options_text
 from webapp.widgets import current_game, history, show_score_sheet, text_table, user_errors
@@ -32,7 +31,9 @@ def load_into_review(record: HandRecord) -> None:
     """Put a kept hand back on the *Score a hand* page, with the corrections it was saved with."""
     if record.damaged:
         raise HistoryError(f"hand {record.id} is damaged in the history file ({', '.join(record.damaged)} unreadable): it cannot be loaded")
-    review = from_hand(Hand.from_dict(record.hand, check=False))
+    if record.hand is None:
+        raise HistoryError(f"hand {record.id} is damaged in the history file (hand unreadable): it cannot be loaded")
+    review = from_hand(record.hand)
     corrections = tuple(Correction(c.get("action", "?"), {k: v for k, v in c.items() if k != "action"}) for c in record.corrections)
     st.session_state[state.REVIEW] = replace(review, corrections=corrections, recognised=record.recognised)
     st.session_state[state.PHOTO] = None
@@ -70,10 +71,9 @@ def show_record(record: HandRecord) -> None:
         st.markdown(f"**{markdown_text(record.player)}**, deal {record.deal}: {markdown_text(record.notation)}")
         st.markdown(f"Rule set **{markdown_text(record.rule_set)}** version {markdown_text(record.rule_version)}, "
                     f"options: {markdown_text(options_text(record.options))}")
-        if record.score:
-            st.markdown(f"Arrangement {markdown_text(record.score.get('arrangement'))}: **{markdown_text(record.score.get('total'))}**")
-            lines = [kept_line(line) for line in record.score.get("lines") or [] if isinstance(line, dict)]
-            st.table(markdown_rows(text_table(line_rows(lines))))
+        if record.score is not None:
+            st.markdown(f"Arrangement {markdown_text(record.score.arrangement)}: **{record.score.total}**")
+            st.table(markdown_rows(text_table(line_rows(record.score.lines))))
         st.markdown(f"Corrections after reading: {len(record.corrections)}")
         if record.corrections:
             st.markdown("\n".join(f"{n}. {markdown_text(correction_text(c))}" for n, c in enumerate(record.corrections, 1)))

@@ -349,8 +349,8 @@ def save_deal(table: tb.Deal, rules: str, results: dict[str, ScoreResult], settl
             st.session_state[state.GAME_ID] = game_id
             linked = linked_hands(store, game_id, table, results)
             version = get_rule_set(rules).version
-            hands = [HandToKeep(seat.player, result.hand.to_dict(), str(result.hand), rules, version, dict(result.best.options),
-                                result.to_dict(), photo_sha256=seat.photo_sha256, thumbnail=seat.thumbnail)
+            hands = [HandToKeep(seat.player, result.hand, rules, version, dict(result.best.options), result,
+                                photo_sha256=seat.photo_sha256, thumbnail=seat.thumbnail)
                      for i, seat in enumerate(table.seats) if i not in linked and (result := results.get(seat.player)) is not None]
             # A hand saved from *Score a hand* already is linked, not kept twice: the deal takes its number.
             store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
