@@ -20,6 +20,7 @@ from scoring.melds import MARKS
 from webapp import recognition, state
 from webapp.across import across_the_table
 from webapp.history import Game, History, HistoryError, default_db_path
+from webapp.photos import Photo
 from webapp.scores import alternative_rows, breakdown_rows, total_text
 from webapp.sheet import settle_up
 from webapp.text import markdown_text
@@ -83,11 +84,11 @@ def reader() -> recognition.Reader:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _recognised(sha256: str, tileset: str | None, _photo: Any) -> Recognition:
+def _recognised(sha256: str, tileset: str | None, _photo: Photo) -> Recognition:
     return recognition.recognise(reader(), _photo, tileset)
 
 
-def read_tiles_once(photo: Any, tileset: str | None = None) -> Recognition:
+def read_tiles_once(photo: Photo, tileset: str | None = None) -> Recognition:
     """What the reader saw in this photo, read once per photo and tile set (keyed by the photo's hash)."""
     return _recognised(photo.sha256, tileset or None, photo)
 

@@ -17,7 +17,7 @@ from webapp import keyboard as kb
 from webapp import review as rv
 from webapp import reviewer, state
 from webapp.history import HistoryError
-from webapp.photos import MAX_UPLOAD_MB, THUMBNAIL_SIDE, kept_picture, photo_key, read_photo, thumbnail_jpeg
+from webapp.photos import MAX_UPLOAD_MB, THUMBNAIL_SIDE, Photo, kept_picture, photo_key, read_photo, thumbnail_jpeg
 from webapp.recognition import known_tilesets, tileset_offer
 from webapp.scores import breakdown_rows, total_text
 from webapp.text import markdown_text
@@ -41,7 +41,7 @@ from webapp.widgets import (
 SLOT = reviewer.Slot(state.REVIEW, state.PHOTO, state.PICKED_TILE, state.REVIEW_VERSION, "w")
 
 
-def start_review(new: rv.Review | None, photo: Any = None) -> None:
+def start_review(new: rv.Review | None, photo: Photo | None = None) -> None:
     """A fresh hand to check: widgets drawn for the last one must not carry over."""
     reviewer.start(SLOT, new, photo)
     st.session_state[state.LOADED_HAND] = None
@@ -202,7 +202,7 @@ def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
     save_hand(review, hand, rules, result)
 
 
-def save_key(review: rv.Review, hand: Any, rules: str, total: object) -> str:
+def save_key(review: rv.Review, hand: Hand, rules: str, total: int) -> str:
     """The mark a save carries: the same hand, scored the same, saved twice (a double tap) is kept once; a corrected one anew."""
     digest = hashlib.sha256(f"{hand}|{rules}|{total}".encode()).hexdigest()[:16]
     if not st.session_state.get(state.REVIEW_TOKEN):

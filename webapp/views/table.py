@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from typing import Any
 
 import streamlit as st
 
@@ -14,7 +13,7 @@ from scoring.settle import Settlement
 from scoring.tiles import WINDS, Tile, Wind
 from webapp import reviewer, state
 from webapp import table as tb
-from webapp.history import HandToKeep, HistoryError
+from webapp.history import HandRecord, HandToKeep, History, HistoryError
 from webapp.photos import MAX_UPLOAD_MB, read_photo, thumbnail_jpeg
 from webapp.review import Review, to_hand
 from webapp.scores import total_text
@@ -301,13 +300,13 @@ def show_settlement(table: tb.Deal, rules: str) -> None:
     save_deal(table, rules, results, settlement)
 
 
-def linked_hands(store: Any, game_id: int, table: tb.Deal, results: dict[str, ScoreResult]) -> dict[int, Any]:
+def linked_hands(store: History, game_id: int, table: tb.Deal, results: dict[str, ScoreResult]) -> dict[int, HandRecord]:
     """Seats whose hand was saved from *Score a hand* into this game, as this very hand, in a deal not yet settled.
 
     The deal takes that hand's deal number and keeps no second copy, so the history shows it once.
     """
     settled = {s.deal for s in store.settlements(game_id)}
-    linked: dict[int, Any] = {}
+    linked: dict[int, HandRecord] = {}
     for i, seat in enumerate(table.seats):
         if seat.hand_id is None or seat.plain:
             continue
