@@ -13,6 +13,7 @@ import pytest
 from scoring.api import Hand, ScoreResult, score_hand
 from scoring.printed import PrintedScore, PrintedScoreError
 from webapp.history import HandToKeep, History
+from webapp.review import Correction
 
 from history_helpers import ANN, scored
 from settle_helpers import from_nets
@@ -64,8 +65,9 @@ def test_the_history_keeps_the_hand_and_its_score_typed(tmp_path: Path) -> None:
     store = History(tmp_path / "h.sqlite3")
     game = store.new_game("Friday", PLAYERS)
     result = score_hand(ALL_TERMINALS, "foster-1924-mixed")
+    fixes = (Correction("replace", {"tile": 6, "was": "NW", "now": "SW"}), Correction("new-set", {"tiles": [0, 1, 2]}))
     hand_id = store.save_hand(game.id, player="Ann", hand=ALL_TERMINALS, rule_set="foster-1924-mixed", rule_version="1",
-                              options=dict(result.best.options), score=result)
+                              options=dict(result.best.options), score=result, corrections=fixes)
     deal = store.save_deal(game.id, [HandToKeep(p, ANN, "harr-1922", "1", {"limit": None}, scored()) for p in PLAYERS],
                            settlement=from_nets({"Ann": 66, "Bo": -22, "Cy": -22, "Di": -22}), rule_set="harr-1922", rule_version="1")
     record = store.hand(hand_id)
@@ -73,6 +75,7 @@ def test_the_history_keeps_the_hand_and_its_score_typed(tmp_path: Path) -> None:
     assert record.score == PrintedScore.from_dict(result.to_dict())
     assert (record.notation, record.arrangement, record.total) == (str(ALL_TERMINALS), str(result.arrangement), 500)
     assert record.score.without_limit == 108 and record.damaged == ()
+    assert record.corrections == fixes and [Correction.from_dict(c.to_dict()) for c in fixes] == list(fixes)
     kept = [h for h in store.hands(game.id) if h.deal == deal]
     assert [h.hand for h in kept] == [ANN] * 4 and [h.score.total if h.score else None for h in kept] == [22] * 4
     exported = json.loads(store.export_json(game.id))["hands"][0]
@@ -132,5 +135,8 @@ def test_an_older_row_still_reads(tmp_path: Path) -> None:
 
 def test_a_hand_or_score_that_does_not_read_is_shown_as_damaged(tmp_path: Path) -> None:
     store, hand_id = kept_row(tmp_path, '{"concealed": ["1B"]}', TODAY_SCORE.replace('"total": 22', '"total": "22"'))
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE hands SET corrections = '[{\"tile\": 6}]'")  # a correction that does not say what was done
     record = store.hand(hand_id)
-    assert set(record.damaged) == {"hand", "score"} and record.hand is None and record.score is None
+    assert set(record.damaged) == {"hand", "score", "corrections"} and record.hand is None and record.score is None
+    assert record.corrections == ()

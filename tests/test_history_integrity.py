@@ -250,7 +250,7 @@ def test_rows_that_are_not_json_are_shown_as_damaged(tmp_path: Path) -> None:
         db.execute("UPDATE settlements SET settlement = '[1, 2]'")
     assert store.games()[0].damaged and store.games()[0].players == ("?",)
     record = store.hand(hand_id)
-    assert set(record.damaged) == {"score", "corrections"} and record.score is None and record.corrections == []
+    assert set(record.damaged) == {"score", "corrections"} and record.score is None and record.corrections == ()
     assert store.settlements(game.id)[0].damaged
     assert json.loads(store.export_json(game.id))["hands"][0]["damaged"] == ["corrections", "score"]
     assert store.export_csv(game.id).count("\n") == 2

@@ -67,7 +67,7 @@ def test_who_pays_whom_in_large_type_after_a_deal(at: AppTest) -> None:
     at.toggle(key="w_across_deal").set_value(True).run()
     [view] = large_type(at)
     assert "Ann went out" in view and big_answer(view) == "Who pays whom"
-    net = at.session_state["settlement"]["net"]
+    net = at.session_state["settlement"].nets()
     paid = {name: 0 for name in PLAYERS}
     for amount, payer, payee in re.findall(r"<td[^>]*>(\d+)</td><td[^>]*>(\w+) pays (\w+)</td>", view):
         paid[payer] -= int(amount)

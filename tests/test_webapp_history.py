@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from webapp.history import History, HistoryError, default_db_path
+from webapp.review import Correction
 
 from history_helpers import ANN, scored
 from settle_helpers import from_nets
@@ -21,7 +22,7 @@ def save_one(store: History, game_id: int, **extra: object) -> int:
     return store.save_hand(
         game_id, deal=1, player="Ann", hand=ANN, rule_set="harr-1922", rule_version="1",
         options={"limit": None}, score=scored(),
-        corrections=[{"action": "replace", "tile": 6, "was": "NW", "now": "SW"}], **extra,  # type: ignore[arg-type]
+        corrections=[Correction("replace", {"tile": 6, "was": "NW", "now": "SW"})], **extra,  # type: ignore[arg-type]
     )
 
 
@@ -39,7 +40,7 @@ def test_a_hand_is_kept_with_everything_a_dispute_needs(tmp_path: Path) -> None:
     again = History(tmp_path / "sub" / "h.sqlite3").hand(hand_id)
     assert again.player == "Ann" and again.total == 22 and again.arrangement == "[2D2D2D]* [5C6C7C] (6C7C8C) (7C8C9C) (SWSW)"
     assert again.hand == ANN and again.score is not None and again.score.total == 22, "the hand and its score come back typed"
-    assert again.corrections[0]["was"] == "NW"
+    assert again.corrections == (Correction("replace", {"tile": 6, "was": "NW", "now": "SW"}),), "the corrections come back typed"
     assert again.recognised == {"tiles": ["NW"]}
     assert again.thumbnail == b"\xff\xd8jpeg" and again.photo_sha256 == "ab" * 32
     assert (again.rule_set, again.rule_version, again.options) == ("harr-1922", "1", {"limit": None})

@@ -169,7 +169,7 @@ def test_a_box_set_aside_is_one_tap_from_the_hand() -> None:
     assert [t.code for t in review.hand_tiles] == ["6D"]
     counted = rv.set_in_hand(review, 0, True)
     assert [t.code for t in counted.hand_tiles] == ["5D", "6D"]
-    assert rv.correction_text(counted.corrections[-1].to_dict()) == "#0 5D counted in this hand"
+    assert rv.correction_text(counted.corrections[-1]) == "#0 5D counted in this hand"
     with pytest.raises(PungChowError, match="not in this hand"):
         rv.set_winning_tile(review, 0)
 
@@ -182,8 +182,8 @@ def test_the_reader_marks_the_winning_tile_only_when_sure() -> None:
 
 def test_corrections_read_as_sentences() -> None:
     fixed = rv.replace_tile(recognised(), 6, "SW")
-    assert rv.correction_text(fixed.corrections[-1].to_dict()) == "#6 was read as NW, it is SW"
-    assert rv.correction_text({"action": "circumstances", "won_by": "wall"}) == "won by: wall"
+    assert rv.correction_text(fixed.corrections[-1]) == "#6 was read as NW, it is SW"
+    assert rv.correction_text(rv.Correction("circumstances", {"won_by": "wall"})) == "won by: wall"
 
 
 def test_the_wrong_group_taken_for_the_hand_is_swapped_in_one_step() -> None:
@@ -191,4 +191,4 @@ def test_the_wrong_group_taken_for_the_hand_is_swapped_in_one_step() -> None:
     row = [{"code": c, "confidence": 0.9, "in_hand": False} for c in ("1B", "2B", "3B")]
     swapped = rv.swap_aside(rv.from_detections(caption + row))
     assert [t.code for t in swapped.hand_tiles] == ["1B", "2B", "3B"]
-    assert rv.correction_text(swapped.corrections[-1].to_dict()) == "counted #2, #3, #4 in this hand and set aside #0, #1"
+    assert rv.correction_text(swapped.corrections[-1]) == "counted #2, #3, #4 in this hand and set aside #0, #1"

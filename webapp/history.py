@@ -28,6 +28,7 @@ from scoring.hand import Hand
 from scoring.jsonfile import JsonInputError, load_json
 from scoring.printed import PrintedScore
 from scoring.settle import Settlement, SettlementError
+from webapp.review import Correction
 from webapp.sheet import ScoreSheet, score_sheet, settle_up
 from webapp.text import spreadsheet_cell
 
@@ -129,7 +130,7 @@ class HandRecord:
     photo_sha256: str | None
     thumbnail: bytes | None
     recognised: dict[str, Any] | None
-    corrections: list[dict[str, Any]]
+    corrections: tuple[Correction, ...]
     hand: Hand | None
     notation: str
     arrangement: str | None
@@ -143,6 +144,7 @@ class HandRecord:
     def to_dict(self, *, with_thumbnail: bool = True) -> dict[str, Any]:
         """The record as the game's export writes it, its hand and score as the history file keeps them."""
         data = {k: v for k, v in self.__dict__.items() if k != "thumbnail"}
+        data["corrections"] = [c.to_dict() for c in self.corrections]
         data["hand"] = None if self.hand is None else self.hand.to_dict()
         data["score"] = None if self.score is None else self.score.to_dict()
         if with_thumbnail:
@@ -183,7 +185,7 @@ class HandToKeep:
     rule_version: str
     options: Mapping[str, Any]
     score: ScoreResult | None
-    corrections: Sequence[Mapping[str, Any]] = ()
+    corrections: Sequence[Correction] = ()
     recognised: Mapping[str, Any] | None = None
     photo_name: str | None = None
     photo_sha256: str | None = None
@@ -331,7 +333,7 @@ class History:
         rule_version: str,
         options: Mapping[str, Any],
         score: ScoreResult | None,
-        corrections: Sequence[Mapping[str, Any]] = (),
+        corrections: Sequence[Correction] = (),
         recognised: Mapping[str, Any] | None = None,
         photo_name: str | None = None,
         photo_sha256: str | None = None,
@@ -556,7 +558,7 @@ def _insert_hand(db: sqlite3.Connection, game_id: int, deal: int, keep: HandToKe
         (
             game_id, deal, keep.player, _now(), keep.photo_name, keep.photo_sha256, keep.thumbnail,
             json.dumps(keep.recognised) if keep.recognised is not None else None,
-            json.dumps(list(keep.corrections)), json.dumps(keep.hand.to_dict()), str(keep.hand),
+            json.dumps([c.to_dict() for c in keep.corrections]), json.dumps(keep.hand.to_dict()), str(keep.hand),
             None if score is None else str(score.arrangement), keep.rule_set, keep.rule_version,
             json.dumps(dict(keep.options), default=str),
             None if score is None else json.dumps(score.to_dict(), default=str),
@@ -648,6 +650,15 @@ def _typed(read: Callable[[Any], T], data: Any, name: str, damaged: list[str]) -
         return None
 
 
+def _corrections(data: list[Any] | None, damaged: list[str]) -> tuple[Correction, ...]:
+    """Every correction kept, read back; a list holding anything that is not one is noted in ``damaged`` and read as none."""
+    try:
+        return tuple(Correction.from_dict(c) for c in data or ())
+    except PungChowError:
+        damaged.append("corrections")
+        return ()
+
+
 def _kept_hand(data: Any) -> Hand:
     """The hand as it was scored: checked then, so read back as it was kept, not judged again."""
     return Hand.from_dict(data, check=False)
@@ -667,7 +678,7 @@ def _hand_record(row: sqlite3.Row) -> HandRecord:
         id=row["id"], game_id=row["game_id"], deal=_deal(row, damaged), player=str(_column(row, "player") or "?"),
         created_at=str(_column(row, "created_at") or ""), photo_name=_column(row, "photo_name"),
         photo_sha256=_column(row, "photo_sha256"), thumbnail=_column(row, "thumbnail"),
-        recognised=load("recognised", dict), corrections=load("corrections", list) or [],
+        recognised=load("recognised", dict), corrections=_corrections(load("corrections", list), damaged),
         hand=_typed(_kept_hand, load("hand", dict), "hand", damaged),
         notation=str(_column(row, "notation") or ""), arrangement=_column(row, "arrangement"),
         rule_set=str(_column(row, "rule_set") or ""), rule_version=str(_column(row, "rule_version") or ""),

@@ -109,6 +109,13 @@ class Correction:
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.action, **self.detail}
 
+    @classmethod
+    def from_dict(cls, data: Any) -> Correction:
+        """The correction :meth:`to_dict` printed, read back (``from_dict(d).to_dict() == d``); anything else is refused."""
+        if not isinstance(data, dict) or not isinstance(data.get("action"), str):
+            raise PungChowError(f"not a correction as pungchow writes it: {str(data)[:80]}")
+        return cls(data["action"], {k: v for k, v in data.items() if k != "action"})
+
 
 @dataclass(frozen=True)
 class Review:
@@ -659,17 +666,13 @@ def scoreable_hand(review: Review) -> Hand:
     return hand
 
 
-def corrections_as_dicts(review: Review) -> list[dict[str, Any]]:
-    return [c.to_dict() for c in review.corrections]
-
-
 def _set_name(group: Any) -> str:
     return "the concealed tiles" if group is None else f"set {int(group) + 1}"
 
 
-def correction_text(correction: dict[str, Any]) -> str:
+def correction_text(correction: Correction) -> str:
     """One correction as a player would say it ("#7 was NW, is SW"), for the page and the history."""
-    c = dict(correction)
+    c = correction.to_dict()
     tile = f"#{c['tile']}" if c.get("tile") is not None else "the winning tile"
     action = c.get("action")
     if action == "replace":

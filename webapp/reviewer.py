@@ -160,7 +160,7 @@ def undo(slot: Slot, where: str = "fix") -> None:
     undone: rv.Review = st.session_state[slot.review]
     st.session_state[slot.review] = stack.pop()
     st.session_state.pop(reread_key(slot), None)  # the hand is as it was read before that correction
-    last = undone.corrections[-1].to_dict() if undone.corrections else None
+    last = undone.corrections[-1] if undone.corrections else None
     st.session_state[f"{slot.prefix}_said"] = ("success", "took back: " + (rv.correction_text(last) if last else "the last change"))
 
 
@@ -505,7 +505,7 @@ def circumstances(slot: Slot, review: rv.Review) -> Any:
 def corrections(review: rv.Review) -> None:
     if review.corrections:
         with st.expander(f"Your corrections ({len(review.corrections)})"):
-            st.markdown("\n".join(f"{n}. {rv.correction_text(c.to_dict())}" for n, c in enumerate(review.corrections, 1)))
+            st.markdown("\n".join(f"{n}. {rv.correction_text(c)}" for n, c in enumerate(review.corrections, 1)))
 
 
 def review_tiles(slot: Slot, *, with_circumstances: bool = True, winner: bool = True) -> Any:

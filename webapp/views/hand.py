@@ -249,7 +249,7 @@ def save_hand(review: rv.Review, hand: Hand, rules: str, result: ScoreResult) ->
             hand_id = store.save_hand(
                 game_id or 0, player=player, hand=hand,
                 rule_set=rules, rule_version=rs.version, options=dict(result.best.options), score=result,
-                corrections=rv.corrections_as_dicts(review), recognised=review.recognised,
+                corrections=review.corrections, recognised=review.recognised,
                 photo_name=photo.name if photo else None, photo_sha256=photo.sha256 if photo else None,
                 thumbnail=thumbnail_jpeg(photo.image) if photo else None, save_key=key,
             )

@@ -10,7 +10,7 @@ from scoring.tiles import Wind
 from webapp import state
 from webapp.history import HandRecord, HistoryError
 from webapp.photos import kept_picture
-from webapp.review import Correction, correction_text, from_hand
+from webapp.review import correction_text, from_hand
 from webapp.scores import line_rows
 from webapp.table import net_rows, payment_lines, payment_rows
 from webapp.text import markdown_rows, markdown_text, options_text
@@ -34,8 +34,7 @@ def load_into_review(record: HandRecord) -> None:
     if record.hand is None:
         raise HistoryError(f"hand {record.id} is damaged in the history file (hand unreadable): it cannot be loaded")
     review = from_hand(record.hand)
-    corrections = tuple(Correction(c.get("action", "?"), {k: v for k, v in c.items() if k != "action"}) for c in record.corrections)
-    st.session_state[state.REVIEW] = replace(review, corrections=corrections, recognised=record.recognised)
+    st.session_state[state.REVIEW] = replace(review, corrections=record.corrections, recognised=record.recognised)
     st.session_state[state.PHOTO] = None
     st.session_state[state.PICKED_TILE] = None
     st.session_state[state.REVIEW_VERSION] = st.session_state.get(state.REVIEW_VERSION, 0) + 1
