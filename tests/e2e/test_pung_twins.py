@@ -16,12 +16,12 @@ import pytest
 
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed: pip install -e '.[test]'")
 
-from PIL import Image  # noqa: E402
-from selenium.common.exceptions import TimeoutException, WebDriverException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
+from PIL import Image
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ec
 
-from tests.e2e.test_browser import ARTIFACTS, SAMPLE, SAMPLE_SCORE, SIZES, Player, browser, server  # noqa: E402
+from tests.e2e.test_browser import ARTIFACTS, SAMPLE, SAMPLE_SCORE, SIZES, Player, browser, server
 
 __all__ = ["browser", "server"]  # fixtures, used by name
 
