@@ -8,9 +8,13 @@ one photo look alike, so the reader is wrong about all three the same way. The p
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
+from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from pungchow.cli import main
 from recognizer import SAMPLE_PHOTO
@@ -117,3 +121,54 @@ def test_pungchow_photo_says_the_twins_followed(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert f"tile #{first.id} is {face}, and {', '.join(f'#{t.id}' for t in others)} with it: a pung is three of one face" in out, out
     assert f"[{face * 3}]" in out, out
+
+
+#: Where the sample photo's 4 of characters lies, and its pung of 7 dots's three tiles (x0, y0, x1, y1).
+FOUR_OF_CHARACTERS = (494, 236, 558, 327)
+SAMPLE_PUNG = ((487, 125, 550, 212), (546, 126, 611, 221), (602, 130, 670, 220))
+
+
+def pung_misread_photo(folder: Path) -> Path:
+    """The sample photo with the 4 of characters pasted over each tile of its pung of 7 dots (#4, #5, #6): the real
+    reader reads the three alike and wrong. The browser test uploads the same photo."""
+    sample = np.asarray(Image.open(SAMPLE_PHOTO).convert("RGB"))
+    photo = sample.copy()
+    x0, y0, x1, y1 = FOUR_OF_CHARACTERS
+    four = Image.fromarray(sample[y0:y1, x0:x1])
+    for a, b, c, d in SAMPLE_PUNG:
+        photo[b:d, a:c] = np.asarray(four.resize((c - a, d - b)))
+    Image.fromarray(photo).save(folder / "pung-misread.jpg", quality=92)
+    return folder / "pung-misread.jpg"
+
+
+@pytest.mark.skipif(not SAMPLE_PHOTO.exists(), reason="the sample photo is not installed")
+def test_on_the_page_one_tap_puts_the_whole_pung_right(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page, read by the real models: the pung read as three 4C, the player taps 7D for #4; the page says #5 and #6
+    took it too, and *Undo* takes all three back."""
+    from streamlit.testing.v1 import AppTest
+
+    from webapp import recognition
+
+    try:
+        recognition.load_reader()
+    except recognition.ReaderMissing:
+        pytest.skip("the recognizer's model is not installed")
+    monkeypatch.setenv("PUNGCHOW_DB", str(tmp_path / "history.sqlite3"))
+    app = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "webapp" / "app.py"), default_timeout=90)
+    app.run()
+    photo = io.BytesIO()
+    Image.open(pung_misread_photo(tmp_path)).save(photo, format="JPEG", quality=92)
+    app.file_uploader(key="w_upload").set_value(("pung.jpg", photo.getvalue(), "image/jpeg")).run()
+    assert not app.exception
+    version = app.session_state["review_version"]
+    if faces(app.session_state["review"]) != ["4C", "4C", "4C"]:
+        pytest.skip(f"today's reader reads the pasted pung otherwise: {faces(app.session_state['review'])}")
+    app.selectbox(key=f"w_pick_{version}").set_value(4).run()
+    app.button(key=f"w_face_{version}_7D").click().run()
+    assert not app.exception
+    assert faces(app.session_state["review"]) == ["7D", "7D", "7D"]
+    assert any("#4 is 7D, and #5, #6 with it: a pung is three of one face" in s.value for s in app.success)
+    undo = next(b for b in app.button if b.label == "Undo the last correction")
+    undo.click().run()
+    assert faces(app.session_state["review"]) == ["4C", "4C", "4C"]
+    assert any("#4 was read as 4C, it is 7D, and #5, #6 with it" in s.value for s in app.success)

@@ -11,37 +11,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed: pip install -e '.[test]'")
 
-from PIL import Image
 from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 
-from tests.e2e.test_browser import ARTIFACTS, SAMPLE, SAMPLE_SCORE, SIZES, Player, browser, server
+from tests.e2e.test_browser import ARTIFACTS, SAMPLE_SCORE, SIZES, Player, browser, server
+from tests.test_review_pung_twins import pung_misread_photo
 
 __all__ = ["browser", "server"]  # fixtures, used by name
 
-#: Where the sample photo's 4 of characters lies, and the pung of 7 dots's three tiles (x0, y0, x1, y1).
-FOUR_OF_CHARACTERS = (494, 236, 558, 327)
-PUNG = ((487, 125, 550, 212), (546, 126, 611, 221), (602, 130, 670, 220))
 TWINS_SAID = "#4 is 7D, and #5, #6 with it: a pung is three of one face"
 
 
 @pytest.fixture
 def pung_misread(tmp_path: Path) -> Path:
-    """The sample photo with the 4 of characters pasted over each tile of the pung of 7 dots."""
-    sample = np.asarray(Image.open(SAMPLE).convert("RGB"))
-    photo = sample.copy()
-    x0, y0, x1, y1 = FOUR_OF_CHARACTERS
-    four = Image.fromarray(sample[y0:y1, x0:x1])
-    for a, b, c, d in PUNG:
-        photo[b:d, a:c] = np.asarray(four.resize((c - a, d - b)))
-    Image.fromarray(photo).save(tmp_path / "pung-misread.jpg", quality=92)
-    return tmp_path / "pung-misread.jpg"
+    """The sample photo with its pung of 7 dots showing the 4 of characters (``pung_misread_photo``)."""
+    return pung_misread_photo(tmp_path)
 
 
 def tile_on_photo(p: Player, number: int, code: str) -> str:
