@@ -8,7 +8,7 @@ Each hand is a legal hand (four sets and a pair, now and then a kong, 0-4 flower
 real Hong Kong sets in ``../shared/realdev/hk-sets`` (crops.csv: file, code, set), each tile a real crop of that set
 of its face. Every crop is read once, as ``pungchow classify`` reads a tile image (``classify_tile_image``: the full
 probability vector) and its embedding as the pipeline frames a tile (``run_classifier``); the readings are cached by
-the installed classifier's and bonus reader's sha256, so a retrained model is read afresh. The crops never leave
+the installed classifier's (and bonus reader's, where one is installed) sha256, so a retrained model is read afresh. The crops never leave
 ``../shared``; without it the bench says so and stops.
 
 "Grouping known": the photo shows each set apart (a laid-out group of three or four) and the pair and bonus tiles
@@ -53,7 +53,8 @@ class Crops:
 def _cache_path() -> Path:
     from recognizer.models import models_dir, sha256
 
-    key = "-".join(sha256(models_dir() / f"{name}.onnx")[:12] for name in ("classifier", "bonus"))
+    installed = [models_dir() / f"{name}.onnx" for name in ("classifier", "bonus")]
+    key = "-".join(sha256(path)[:12] for path in installed if path.is_file())  # the reader reads flowers itself since issue 40
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pungchow"
     return base / f"bench_decoder-{key}.npz"
 

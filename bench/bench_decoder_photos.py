@@ -8,7 +8,11 @@ HK set photos (``hk-sets/photos.json``, partial labels): the share of labelled t
 the right code, as the pipeline reads them (decoder and likeness) and with the decoder's changes undone (the tiles'
 own readings). Book photos (``book-1922``, read with the tile set ``pungchow-1922`` and Harr's shapes): the share of
 tiles right and the hands whose every tile is right (the hand's tiles as a multiset against the labels' rows),
-with and without. The photos are read from ``../shared``; without it the bench says so and stops.
+with and without; and the hands **scored right from the photo**: the page's review of the reading with no tile
+corrected, told only how the hand was won and the seat (the book's example in ``tests/book_hands/harr_1922.toml``),
+scored under harr-1922 against the book's total (after the errata); ``scored_right_winning_tapped`` also lets the player
+tap the winning tile where the reader marked none (one tap, no face changed). The photos are read from ``../shared``;
+without it the bench says so and stops.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
@@ -28,6 +33,7 @@ from recognizer.hand import Recognition  # noqa: E402
 from recognizer.pipeline import recognize  # noqa: E402
 
 REALDEV = ROOT.parent / "shared" / "realdev"
+BOOK_HANDS = ROOT / "tests" / "book_hands" / "harr_1922.toml"
 
 
 def iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -74,6 +80,8 @@ def book_photos() -> dict[str, object]:
     hands = {"decoder": 0, "own": 0}
     tiles = {"decoder": 0, "own": 0}
     total = n = 0
+    book = {e["id"]: e for e in tomllib.loads(BOOK_HANDS.read_text())["example"]}
+    scored = {"no_correction": 0, "winning_tapped": 0}
     for label_path in sorted((folder / "labels").glob("example_*.json")):
         label = json.loads(label_path.read_text())
         want = Counter(code for row in label["rows"] for code in row["tiles"])
@@ -86,9 +94,41 @@ def book_photos() -> dict[str, object]:
             got = Counter(codes[k] for k in sorted(in_hand))
             hands[name] += got == want
             tiles[name] += sum((got & want).values())
+        example = book[f"I-{label_path.stem.split('_')[1]}"]
+        said, tapped = scored_from_the_photo(res, example)
+        scored["no_correction"] += said == example["total"]
+        scored["winning_tapped"] += example["total"] in (said, tapped)
         changes = res.decoding.changes if res.decoding else ()
-        print(f"  {label['image']}: changes {[str(c) for c in changes]}", file=sys.stderr)
-    return {"hands": n, "hands_all_tiles_right": hands, "tiles": total, "tiles_right": {k: round(v / total, 4) for k, v in tiles.items()}}
+        print(f"  {label['image']}: scored {said} / {tapped} (book {example['total']}); changes {[str(c) for c in changes]}",
+              file=sys.stderr)
+    return {"hands": n, "hands_all_tiles_right": hands, "tiles": total, "tiles_right": {k: round(v / total, 4) for k, v in tiles.items()},
+            "scored_right": scored["no_correction"], "scored_right_winning_tapped": scored["winning_tapped"]}
+
+
+def scored_from_the_photo(res: Recognition, example: dict[str, object]) -> tuple[int | None, int | None]:
+    """The total the page gives the photo's reading under harr-1922 with no tile corrected, told how the hand was won
+    and the seat; and the same with the book's winning tile tapped where the reader marked none (None: no score)."""
+    from scoring.errors import PungChowError
+    from scoring.rulesets import score_hand
+    from webapp import review as rv
+
+    review = rv.set_circumstances(rv.Review.from_recognition(res), won_by=str(example["won_by"]),
+                                  seat_wind=str(example.get("seat", "E")), prevailing_wind=str(example.get("round", "E")))
+
+    def total(r: rv.Review) -> int | None:
+        hand, problems = rv.to_hand(r)
+        if hand is None or problems:
+            return None
+        try:
+            return int(score_hand(hand, "harr-1922").total)
+        except PungChowError:  # a hand the scorer refuses is scored wrong, not a failed bench
+            return None
+
+    said = total(review)
+    if review.winning_tile is None:
+        winner = next((t.id for t in reversed(review.tiles) if t.in_hand and t.code == example["winning"]), None)
+        return said, total(rv.set_winning_tile(review, winner)) if winner is not None else said
+    return said, said
 
 
 def main() -> int:

@@ -188,7 +188,10 @@ def _corrected_hand(res: Recognition, fixes: list[str], added: list[str], out: T
         if int(number) not in {t.id for t in review.tiles}:
             raise PungChowError(f"--tile {fix!r}: the photo has no tile #{int(number)}; see the numbers with "
                                 "`pungchow recognize PHOTO --overlay OUT.png`")
-        review = rv.replace_tile(review, int(number), code.strip())
+        fixed = rv.replace_tile(review, int(number), code.strip())
+        if fixed is not review and (followed := rv.twins_words(fixed.corrections[-1])):
+            print(f"tile #{int(number)} is {fixed.tile(int(number)).code}, and {followed}", file=out)
+        review = fixed
     for code in added:
         review = rv.add_tile(review, code)
     review = rv.read_again(review)

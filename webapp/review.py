@@ -28,7 +28,7 @@ from recognizer.numbering import corners, photo_order
 from recognizer.reread import HandTile, guesses_of, reread
 from scoring.errors import InvalidHandError, NotationError, PungChowError
 from scoring.hand import FLAGS, Hand, WinMethod, parse_wind
-from scoring.tiles import ALL_CODES, Tile, check_notation_length
+from scoring.tiles import ALL_CODES, FACE_DOWN_CODE, PLAYING_CODES, Tile, check_notation_length
 
 #: Below this confidence a recognised tile is listed first for the player to check (the CLI's "unsure").
 LOW_CONFIDENCE = UNSURE_BELOW
@@ -76,7 +76,7 @@ class ReviewTile:
     confidence: float | None = None
     alternatives: tuple[tuple[str, float], ...] = ()
     group: int | None = None
-    source: str = "typed"  # recognised | typed | added | corrected
+    source: str = "typed"  # recognised | typed | added | corrected | confirmed | twin (took its pung twin's correction)
     in_hand: bool = True
     decoded: str | None = None
     """Why the hand, read as a whole, gives this tile another face than the reader's best guess; None when it does not."""
@@ -438,14 +438,47 @@ def replacement_choices(review: Review, tile_id: int) -> list[str]:
 # --- edits ------------------------------------------------------------------------------------
 
 
+#: Why a tile's twins take its correction, as the page and the CLI say it.
+TWINS_WHY = "a pung is three of one face"
+
+
+def twins(review: Review, tile_id: int) -> list[ReviewTile]:
+    """The tiles a correction of this one corrects too: it lies in a set laid out as a pung or kong (three or four tiles,
+    every face-up one the same face), and they are the set's other tiles of that face that are still the reader's (or
+    followed an earlier correction of it). A pung is three of one face, so tiles the reader took for one face with it
+    are that face too; a tile the player vouched for is never moved."""
+    tile = review.tile(tile_id)
+    if tile.group is None or not tile.in_hand or tile.code == FACE_DOWN_CODE:
+        return []
+    members = review.tiles_in(tile.group)
+    if len(members) not in (3, 4) or {t.code for t in members if t.code != FACE_DOWN_CODE} != {tile.code}:
+        return []
+    return [t for t in members if t.id != tile_id and t.code == tile.code and (t.confidence is not None or t.source == "twin")]
+
+
 def replace_tile(review: Review, tile_id: int, code: str) -> Review:
-    """The player says this tile is really ``code``."""
+    """The player says this tile is really ``code``; in a pung or kong the reader read as one face, its twins
+    (:func:`twins`) take the same face, as one correction that one undo takes back."""
     old = review.tile(tile_id)
     new_code = _check_code(code)
     if new_code == old.code and old.confidence is None:
         return review
-    tiles = _with_tile(review, tile_id, code=new_code, confidence=None, source="corrected")
-    return replace(review, tiles=tiles, corrections=_log(review, "replace", tile=tile_id, was=old.code, now=new_code))
+    followers = {t.id for t in twins(review, tile_id)} if new_code != old.code and new_code in PLAYING_CODES else set()
+    tiles = tuple(replace(t, code=new_code, confidence=None, source="corrected") if t.id == tile_id
+                  else replace(t, code=new_code, confidence=None, source="twin", decoded=None, other=None) if t.id in followers
+                  else t for t in review.tiles)
+    detail: dict[str, Any] = {"tile": tile_id, "was": old.code, "now": new_code}
+    if followers:
+        detail["twins"] = sorted(followers)
+    return replace(review, tiles=tiles, corrections=_log(review, "replace", **detail))
+
+
+def twins_words(correction: Correction | dict[str, Any]) -> str:
+    """What a correction did to the corrected tile's twins, for the player ("#5, #6 with it: a pung is three of one
+    face"); empty when it moved none."""
+    detail = correction.to_dict() if isinstance(correction, Correction) else correction
+    followed = detail.get("twins") or []
+    return f"{', '.join(f'#{t}' for t in followed)} with it: {TWINS_WHY}" if followed else ""
 
 
 def confirm_tile(review: Review, tile_id: int) -> Review:
@@ -676,7 +709,7 @@ def correction_text(correction: Correction) -> str:
     tile = f"#{c['tile']}" if c.get("tile") is not None else "the winning tile"
     action = c.get("action")
     if action == "replace":
-        return f"{tile} was read as {c.get('was')}, it is {c.get('now')}"
+        return f"{tile} was read as {c.get('was')}, it is {c.get('now')}" + (f", and {twins_words(c)}" if c.get("twins") else "")
     if action == "confirm":
         return f"{tile} {c.get('code')}: checked, the reader was right"
     if action == "add":

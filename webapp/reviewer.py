@@ -170,7 +170,8 @@ def pick(slot: Slot, tile_id: int | None) -> None:
 
 
 def fix_and_advance(slot: Slot, change: Callable[..., rv.Review], tile_id: int, *args: Any) -> None:
-    """Correct or confirm the picked tile, say so where the finger is, then pick the next doubtful one."""
+    """Correct or confirm the picked tile, say so where the finger is (with the twins a pung's correction corrected too),
+    then pick the next doubtful one."""
     before = st.session_state[slot.review]
     edit(slot, change, tile_id, *args)
     after: rv.Review = st.session_state[slot.review]
@@ -179,6 +180,8 @@ def fix_and_advance(slot: Slot, change: Callable[..., rv.Review], tile_id: int, 
     tile = after.tile(tile_id)
     remaining = rv.tiles_to_check(after)
     said = f"#{tile.id} is {tile.code}" + (" (checked)" if change is rv.confirm_tile else "")
+    if change is rv.replace_tile and (followed := rv.twins_words(after.corrections[-1])):
+        said += f", and {followed}"
     if remaining:
         pick(slot, remaining[0].id)
         said += f"; next to check: #{remaining[0].id}"
