@@ -87,7 +87,8 @@ def tiles_at(review: rv.Review, centres: list[list[float]]) -> list[str]:
 
 def test_two_tiles_corrected_on_the_page_read_right_on_the_next_photo(home: Path) -> None:
     """On the page: the first photo read, its nine of bamboo and eight of dots corrected with a tap each, the page says
-    what the set learnt; the second photo of the set is read with it, and all four nines and eights read right."""
+    what the set learnt; the second photo of the set is read with it, and all four nines and eights read right. Renamed
+    on the Tile sets page, the set stays the one the page teaches, and never takes another set's name."""
     from streamlit.testing.v1 import AppTest
 
     app = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "webapp" / "app.py"), default_timeout=240)
@@ -113,3 +114,11 @@ def test_two_tiles_corrected_on_the_page_read_right_on_the_next_photo(home: Path
     second: rv.Review = app.session_state["review"]
     for code in ("9B", "8D"):
         assert tiles_at(second, [t["centre"] for t in expected if t["code"] == code]) == [code] * 4
+    app.switch_page("views/tilesets.py").run()
+    app.text_input(key="w_rename_to").input("harrs-set")
+    app.button(key="w_rename").click().run()
+    assert not app.exception and not app.error
+    assert own_tilesets() == ["harrs-set"] and app.session_state["learning_set"] == "harrs-set"
+    app.text_input(key="w_rename_to").input("pungchow-1922")
+    app.button(key="w_rename").click().run()
+    assert any("already a tile set" in e.value for e in app.error) and own_tilesets() == ["harrs-set"]
