@@ -62,9 +62,10 @@ def test_corrected_tiles_join_the_players_set_and_undo_forgets_them(home: Path) 
 
 
 def test_a_saved_hand_teaches_every_tile_and_only_the_players_own_set(home: Path) -> None:
-    """Saving the hand confirms every tile; a built-in set chosen for the photo is never learnt into, the player's own is."""
+    """Saving the hand confirms every tile in it; a built-in set chosen for the photo is never learnt into, the player's own is."""
     rgb = load_photo(SOURCE / "illustration_1.jpg")
-    review = read_photo_review({1: "9B", 2: "8D", 3: "5C"}, checked=set())
+    read = read_photo_review({1: "9B", 2: "8D", 3: "5C", 4: "1D"}, checked=set())
+    review = rv.set_in_hand(read, 4, False)  # another player's tile beside the hand: not the player's to vouch for
     assert learning_set("pungchow-1922") == PAGE_SET
     lesson = teach(Lesson(learning_set("pungchow-1922")), rgb, "illustration_1.jpg", review, every_tile=True)
     assert learnt_examples(PAGE_SET).codes == ("9B", "8D", "5C") and len(lesson.tiles) == 3

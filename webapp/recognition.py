@@ -211,14 +211,15 @@ def learning_set(chosen: str | None) -> str:
 
 def teach(lesson: Lesson, image: Any, photo_name: str, review: Review, every_tile: bool = False) -> Lesson:
     """Bring the set up to date with the review: each tile the player corrected or checked (with ``every_tile``, each
-    tile of the hand they confirmed by saving it) joins the set, through the recognizer's ``learn_tiles`` as
-    ``pungchow tileset learn`` adds its tiles; a learnt tile corrected again, or put back by *Undo*, is forgotten."""
+    tile in the hand they confirmed by saving it, not one set aside) joins the set, through the recognizer's
+    ``learn_tiles`` as ``pungchow tileset learn`` adds its tiles; a learnt tile corrected again, or put back by *Undo*,
+    is forgotten."""
     if lesson.stopped:
         return lesson
     if lesson.tiles and lesson.tileset not in own_tilesets():
         lesson = replace(lesson, tiles=())  # the set was renamed or removed on Tile sets: what it learnt went with it
     checked = {t.id: t for t in review.tiles
-               if t.box is not None and t.code != "XX" and (every_tile or t.confidence is None)}
+               if t.box is not None and t.code != "XX" and (t.confidence is None or (every_tile and t.in_hand))}
     module = _tileset_module()
     stale = {t.source for t in lesson.tiles if t.tile_id not in checked or checked[t.tile_id].code != t.code}
     if stale:
