@@ -33,9 +33,8 @@ EIGHT_OF_DOTS, NINE_OF_BAMBOO = 7, 26
 
 
 @pytest.fixture
-def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def server(tmp_path: Path) -> Iterator[str]:
     """An app with an empty history and no set of the player's yet (its own tile-set folder)."""
-    monkeypatch.setenv("PUNGCHOW_HOME", str(tmp_path / "home"))
     with running_app(tmp_path) as url:
         yield url
 
