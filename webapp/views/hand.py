@@ -317,7 +317,10 @@ def learn_from_photo(review: rv.Review, every_tile: bool = False) -> None:
 def take_back_lesson() -> None:
     """*Undo* beside what was learnt: the set forgets all this photo taught it, and learns nothing more from it."""
     token, lesson = st.session_state[state.LESSON]
-    st.session_state[state.LESSON] = (token, take_back(lesson))
+    try:
+        st.session_state[state.LESSON] = (token, take_back(lesson))
+    except PungChowError as exc:
+        st.session_state[state.MESSAGE] = player_words(exc)  # said once, at the top of the next run
 
 
 def what_was_learnt() -> None:
