@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -86,10 +87,19 @@ def tiles_at(review: rv.Review, centres: list[list[float]]) -> list[str]:
     return out
 
 
-def test_two_tiles_corrected_on_the_page_read_right_on_the_next_photo(home: Path) -> None:
-    """On the page: the first photo read, its nine of bamboo and eight of dots corrected with a tap each, the page says
-    what the set learnt; the second photo of the set is read with it, and all four nines and eights read right. Renamed
-    on the Tile sets page, the set stays the one the page teaches, and never takes another set's name."""
+def correct_on_the_page(app: Any, code: str) -> None:
+    """Pick the tile at face ``code``'s place on Harr's first photo, and tap its face."""
+    box = first_photo_boxes(code)[0]
+    review: rv.Review = app.session_state["review"]
+    centre = [[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]]
+    tile = next(t for t in review.tiles if t.box is not None and tiles_at(rv.Review(tiles=(t,)), centre) != ["--"])
+    version = app.session_state["review_version"]
+    app.selectbox(key=f"w_pick_{version}").set_value(tile.id).run()
+    app.button(key=f"w_face_{version}_{code}").click().run()
+    assert not app.exception and not app.error
+
+
+def first_photo_on_the_page() -> Any:
     from streamlit.testing.v1 import AppTest
 
     app = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "webapp" / "app.py"), default_timeout=240)
@@ -97,14 +107,29 @@ def test_two_tiles_corrected_on_the_page_read_right_on_the_next_photo(home: Path
     app.file_uploader(key="w_upload").set_value(("illustration_1.jpg", (SOURCE / "illustration_1.jpg").read_bytes(), "image/jpeg"))
     app.run()
     assert not app.exception and not app.error
-    for box, code in zip(first_photo_boxes("9B", "8D"), ("9B", "8D")):
-        review: rv.Review = app.session_state["review"]
-        centre = [[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]]
-        tile = next(t for t in review.tiles if t.box is not None and tiles_at(rv.Review(tiles=(t,)), centre) != ["--"])
-        version = app.session_state["review_version"]
-        app.selectbox(key=f"w_pick_{version}").set_value(tile.id).run()
-        app.button(key=f"w_face_{version}_{code}").click().run()
-        assert not app.exception and not app.error
+    return app
+
+
+def test_undo_forgets_what_the_photo_taught(home: Path) -> None:
+    """*Undo* beside what was learnt: the set forgets it, and a later check on the photo teaches it nothing."""
+    app = first_photo_on_the_page()
+    correct_on_the_page(app, "9B")
+    assert learnt_examples(PAGE_SET).codes == ("9B",)
+    app.button(key="w_learnt_undo").click().run()
+    assert not app.exception and not app.error
+    assert len(learnt_examples(PAGE_SET)) == 0
+    assert any("forgot what this photo taught it" in c.value for c in app.caption)
+    correct_on_the_page(app, "8D")
+    assert len(learnt_examples(PAGE_SET)) == 0
+
+
+def test_two_tiles_corrected_on_the_page_read_right_on_the_next_photo(home: Path) -> None:
+    """On the page: the first photo read, its nine of bamboo and eight of dots corrected with a tap each, the page says
+    what the set learnt; the second photo of the set is read with it, and all four nines and eights read right. Renamed
+    on the Tile sets page, the set stays the one the page teaches, and never takes another set's name."""
+    app = first_photo_on_the_page()
+    for code in ("9B", "8D"):
+        correct_on_the_page(app, code)
     assert any(f"learnt 2 faces of {PAGE_SET}: 9B, 8D" in m.value.replace("\\", "") for m in app.info)
     assert learnt_examples(PAGE_SET).codes == ("9B", "8D")
     app.file_uploader(key="w_upload").set_value(("illustration_2.jpg", (SOURCE / "illustration_2.jpg").read_bytes(), "image/jpeg"))
