@@ -72,7 +72,10 @@ def test_two_tiles_corrected_teach_the_next_photo(server: str, browser: object) 
     p.wait.until(lambda d: sum(faces_read(p).values()) > 100)
     p.idle()
     p.step("second-photo")
-    chosen = p.find("[class*='st-key-w_tileset']").text
+    picker = p.find("[class*='st-key-w_tileset']")
+    shown = [picker.get_attribute("innerText") or ""] + [i.get_attribute("value") or i.get_attribute("aria-label") or ""
+                                                          for i in picker.find_elements(By.CSS_SELECTOR, "input")]
+    chosen = " ".join(shown)
     assert "my-set" in chosen, f"the second photo is read with the set the first taught: {chosen}"
     read = faces_read(p)
     assert read["9B"] == 4 and read["8D"] == 4, f"all four nines of bamboo and eights of dots read right: {sorted(read.items())}"
