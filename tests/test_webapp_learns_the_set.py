@@ -51,6 +51,7 @@ def test_corrected_tiles_join_the_players_set_and_undo_forgets_them(home: Path) 
     review = read_photo_review({1: "9B", 2: "8D", 3: "5C"}, checked={1, 2})
     lesson = teach(Lesson(learning_set(None)), rgb, "illustration_1.jpg", review)
     assert str(lesson) == f"learnt 2 faces of {PAGE_SET}: 9B, 8D"
+    assert lesson.holds == f"tile set '{PAGE_SET}': 2 examples of 2 faces"
     assert own_tilesets() == [PAGE_SET] and learnt_examples(PAGE_SET).codes == ("9B", "8D")
     assert all(s.startswith("page:illustration_1.jpg") for s in learnt_examples(PAGE_SET).sources)
     assert teach(lesson, rgb, "illustration_1.jpg", review) == lesson  # nothing new: nothing learnt twice

@@ -197,6 +197,8 @@ class Lesson:
     tileset: str
     tiles: tuple[LearntTile, ...] = ()
     stopped: bool = False
+    holds: str = ""
+    """What the set holds after the last step, as the recognizer sums it up ("tile set 'my-set': 2 examples of 2 faces")."""
 
     def __str__(self) -> str:
         codes = [t.code for t in self.tiles]
@@ -223,14 +225,14 @@ def teach(lesson: Lesson, image: Any, photo_name: str, review: Review, every_til
     module = _tileset_module()
     stale = {t.source for t in lesson.tiles if t.tile_id not in checked or checked[t.tile_id].code != t.code}
     if stale:
-        module.forget_learnt(lesson.tileset, stale)
+        lesson = replace(lesson, holds=str(module.forget_learnt(lesson.tileset, stale)))
     kept = tuple(t for t in lesson.tiles if t.source not in stale)
     new = [t for i, t in checked.items() if i not in {k.tile_id for k in kept}]
     if not new:
         return replace(lesson, tiles=kept)
     tag = f"{Path(photo_name).name or 'photo'} #{uuid.uuid4().hex[:6]}"  # one source a step: it is taken back whole
-    module.learn_tiles(lesson.tileset, image, [corrected_tile(t) for t in new], tag)
-    return replace(lesson, tiles=kept + tuple(LearntTile(t.id, t.code, f"page:{tag}") for t in new))
+    holds = module.learn_tiles(lesson.tileset, image, [corrected_tile(t) for t in new], tag)
+    return replace(lesson, tiles=kept + tuple(LearntTile(t.id, t.code, f"page:{tag}") for t in new), holds=str(holds))
 
 
 def take_back(lesson: Lesson) -> Lesson:

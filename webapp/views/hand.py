@@ -333,7 +333,7 @@ def what_was_learnt() -> None:
         if lesson.tiles:
             cols = st.columns([3, 1], vertical_alignment="center")
             cols[0].info(markdown_text(str(lesson)) + ". The next photo of the set reads those faces with what it learnt "
-                         "(rename the set, or forget one example, on the Tile sets page).")
+                         f"({markdown_text(lesson.holds)}; rename it, or forget one example, on the Tile sets page).")
             cols[1].button("Undo: forget them", key="w_learnt_undo", on_click=take_back_lesson, icon=":material/undo:")
         elif lesson.stopped:
             st.caption(f"{markdown_text(lesson.tileset)} forgot what this photo taught it, and learns nothing more from it.")
