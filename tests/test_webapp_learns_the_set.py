@@ -116,6 +116,8 @@ def test_undo_forgets_what_the_photo_taught(home: Path) -> None:
     app = first_photo_on_the_page()
     correct_on_the_page(app, "9B")
     assert learnt_examples(PAGE_SET).codes == ("9B",)
+    said = [m.value.replace("\\", "") for m in app.success]
+    assert any("is 9B" in m and m.endswith(f"· learnt by {PAGE_SET}") for m in said), said  # said where the finger is
     app.button(key="w_learnt_undo").click().run()
     assert not app.exception and not app.error
     assert len(learnt_examples(PAGE_SET)) == 0

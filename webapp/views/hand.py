@@ -308,8 +308,12 @@ def learn_from_photo(review: rv.Review, every_tile: bool = False) -> None:
     token = st.session_state[state.REVIEW_TOKEN]
     kept = st.session_state[state.LESSON]
     lesson = kept[1] if kept and kept[0] == token else Lesson(learning_set(st.session_state.get("w_tileset")))
+    before = len(lesson.tiles)
     lesson = teach(lesson, photo.image, photo.name, review, every_tile)
     st.session_state[state.LESSON] = (token, lesson)
+    said = st.session_state.get(f"{SLOT.prefix}_said")
+    if len(lesson.tiles) > before and said and said[0] == "success" and "learnt by" not in said[1]:
+        st.session_state[f"{SLOT.prefix}_said"] = ("success", f"{said[1]} · learnt by {lesson.tileset}")  # where the finger is
     if lesson.tiles:
         st.session_state[state.LEARNING_SET] = lesson.tileset
 
@@ -354,9 +358,10 @@ def review_and_score() -> None:
         if st.session_state[state.LOADED_HAND] is not None:
             st.caption(f"Hand {st.session_state[state.LOADED_HAND]} from the history, with the corrections it was saved with.")
             show_loaded_photo(st.session_state[state.LOADED_HAND])
+        with user_errors():
+            learn_from_photo(st.session_state[state.REVIEW])  # before the review is drawn: its line says what was learnt
         answer = reviewer.review_tiles(SLOT)
     with user_errors():
-        learn_from_photo(st.session_state[state.REVIEW])
         what_was_learnt()
     st.header("Score")
     with user_errors():
