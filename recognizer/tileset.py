@@ -612,6 +612,27 @@ def forget_examples(name: str, which: Collection[int] | None = None) -> SetSumma
     return summary_of(with_fields(ts, examples=kept), folder)
 
 
+def forget_learnt(name: str, sources: Collection[str]) -> SetSummary:
+    """Forget the examples of the player's set ``name`` learnt under ``sources`` (as ``learn_tiles`` names them): the
+    page's undo of what one photo taught, or of a tile corrected again. Examples already forgotten are no error."""
+    gone = set(sources)
+    return forget_examples(name, [k for k, s in enumerate(learnt_examples(name).sources) if s in gone])
+
+
+def rename_tileset(name: str, new_name: str) -> SetSummary:
+    """The player's set ``name`` called ``new_name`` from now on (the page starts one as "my-set"); a name already
+    taken, by a set of theirs or a built-in one, is refused, never overwritten."""
+    folder = _own_set_folder(name)
+    check_name(new_name)
+    if new_name in list_tilesets() or (folder.parent / new_name).exists():
+        raise TileSetError(f"there is already a tile set {new_name!r}; choose another name")
+    meta = _read_meta(name, folder)
+    os.rename(folder, folder.parent / new_name)
+    ts = _read_folder(new_name, folder.parent / new_name, writable=True)
+    save_meta(folder.parent / new_name, new_name, ts.examples or Examples.empty(), meta)
+    return summary_of(ts, folder.parent / new_name)
+
+
 def export_tileset(name: str) -> bytes:
     """The player's set ``name`` as one zip file (its description, examples and any calibration), to keep or move."""
     folder = _own_set_folder(name)

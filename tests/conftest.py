@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 import tomllib
 
 from scoring.engine import ScoreLine, ScoreResult
@@ -59,3 +60,10 @@ def all_book_hands() -> list[tuple[str, dict[str, Any]]]:
             if isinstance(entries, list):
                 out += [(path.stem, entry) for entry in entries if isinstance(entry, dict) and "hand" in entry]
     return out
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's player has a data folder of their own: a tile corrected on the page teaches their set
+    (``$PUNGCHOW_HOME/tilesets``), which must never be the user's, nor another test's."""
+    monkeypatch.setenv("PUNGCHOW_HOME", str(tmp_path / "pungchow-home"))

@@ -9,7 +9,8 @@ from __future__ import annotations
 import importlib
 import json
 import tempfile
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ from recognizer.numbering import corners
 from scoring.errors import PungChowError
 from scoring.tiles import BONUS_CODES, PLAYING_CODES
 from webapp.photos import Photo
-from webapp.review import ReadTile, Review, from_reading
+from webapp.review import ReadTile, Review, ReviewTile, from_reading
 
 if TYPE_CHECKING:
     from recognizer.hand import Recognition
@@ -160,13 +161,101 @@ def add_tileset(name: str, photo: Photo, layout: list[list[str]] | None = None) 
 def learn_from_review(name: str, image: Any, photo_name: str, review: Review) -> str:
     """Add the tiles the player confirmed or corrected (a person's word: confidence None, with a box on ``image``, the
     photo as read) to the player's set ``name``, creating it if new; the set's one-line summary for the page to show."""
-    from recognizer.examples import CorrectedTile
-
-    tiles = [CorrectedTile((t.box[0], t.box[1], t.box[2] - t.box[0], t.box[3] - t.box[1]), t.code) for t in review.tiles
-             if t.box is not None and t.confidence is None and t.code != "XX"]
+    tiles = [corrected_tile(t) for t in review.tiles if t.box is not None and t.confidence is None and t.code != "XX"]
     if not tiles:
         return f"no checked tiles to learn from yet: check or correct a tile, then add it to {name!r}"
     return str(_tileset_module().learn_tiles(name, image, tiles, Path(photo_name).name or "photo"))
+
+
+def corrected_tile(tile: ReviewTile) -> Any:
+    """A checked tile as the recognizer learns it: its box (x, y, w, h) in the photo as read, and its code."""
+    from recognizer.examples import CorrectedTile
+
+    assert tile.box is not None
+    x0, y0, x1, y1 = tile.box
+    return CorrectedTile((x0, y0, x1 - x0, y1 - y0), tile.code)
+
+
+#: The set the page starts for a player whose photo was read with no set of theirs; they can rename it on *Tile sets*.
+PAGE_SET = "my-set"
+
+
+@dataclass(frozen=True)
+class LearntTile:
+    """One tile of the photo that the set learnt: which tile, as what face, and under which source (to take it back)."""
+
+    tile_id: int
+    code: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What one photo has taught the player's set so far; ``stopped`` once the player took it back (the photo then
+    teaches nothing more)."""
+
+    tileset: str
+    tiles: tuple[LearntTile, ...] = ()
+    stopped: bool = False
+    holds: str = ""
+    """What the set holds after the last step, as the recognizer sums it up ("tile set 'my-set': 2 examples of 2 faces")."""
+
+    def __str__(self) -> str:
+        codes = [t.code for t in self.tiles]
+        return f"learnt {len(codes)} face{'s' if len(codes) != 1 else ''} of {self.tileset}: {', '.join(codes)}"
+
+
+def learning_set(chosen: str | None) -> str:
+    """The set a photo's corrections teach: the player's own set chosen for the photo, else the page's own set (a
+    built-in set, or the usual faces, is never learnt into)."""
+    return chosen if chosen and chosen in own_tilesets() else PAGE_SET
+
+
+def teach(lesson: Lesson, image: Any, photo_name: str, review: Review, every_tile: bool = False) -> Lesson:
+    """Bring the set up to date with the review: each tile the player corrected or checked (with ``every_tile``, each
+    tile in the hand they confirmed by saving it, not one set aside) joins the set, through the recognizer's
+    ``learn_tiles`` as ``pungchow tileset learn`` adds its tiles; a learnt tile corrected again, or put back by *Undo*,
+    is forgotten."""
+    if lesson.stopped:
+        return lesson
+    if lesson.tiles and lesson.tileset not in own_tilesets():
+        lesson = replace(lesson, tiles=())  # the set was renamed or removed on Tile sets: what it learnt went with it
+    checked = {t.id: t for t in review.tiles
+               if t.box is not None and t.code != "XX" and (t.confidence is None or (every_tile and t.in_hand))}
+    module = _tileset_module()
+    stale = {t.source for t in lesson.tiles if t.tile_id not in checked or checked[t.tile_id].code != t.code}
+    if stale:
+        lesson = replace(lesson, holds=str(module.forget_learnt(lesson.tileset, stale)))
+    kept = tuple(t for t in lesson.tiles if t.source not in stale)
+    new = [t for i, t in checked.items() if i not in {k.tile_id for k in kept}]
+    if not new:
+        return replace(lesson, tiles=kept)
+    tag = f"{Path(photo_name).name or 'photo'} #{uuid.uuid4().hex[:6]}"  # one source a step: it is taken back whole
+    holds = module.learn_tiles(lesson.tileset, image, [corrected_tile(t) for t in new], tag)
+    return replace(lesson, tiles=kept + tuple(LearntTile(t.id, t.code, f"page:{tag}") for t in new), holds=str(holds))
+
+
+def take_back(lesson: Lesson) -> Lesson:
+    """Forget all the photo taught the set (the player's *Undo*); the photo teaches nothing more."""
+    if lesson.tiles and lesson.tileset in own_tilesets():
+        _tileset_module().forget_learnt(lesson.tileset, {t.source for t in lesson.tiles})
+    return Lesson(lesson.tileset, (), stopped=True)
+
+
+def tileset_stamp(name: str | None) -> str:
+    """When the player's set ``name`` last changed ('' for none, or a built-in set): a photo read with the set before
+    it learnt is read again after."""
+    if not name:
+        return ""
+    try:
+        return str((_tileset_module().user_tileset_dir() / name / "tileset.json").stat().st_mtime_ns)
+    except OSError:
+        return ""
+
+
+def rename_tileset(name: str, new_name: str) -> str:
+    """The player's set renamed (never over another set); its summary."""
+    return str(_tileset_module().rename_tileset(name, new_name.strip()))
 
 
 def own_tilesets() -> list[str]:

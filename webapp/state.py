@@ -24,6 +24,8 @@ these names and nowhere else:
 ``scroll_to``        the key of the container the next run scrolls into view (the answer to a tap), once
 ``keys``             the :class:`webapp.keyboard.Keys` tapped so far on the tile keyboard
 ``saved_hand``       id the hand on *Score a hand* was saved under, so a deal that uses it links to it, not a copy
+``lesson``           (review token, :class:`webapp.recognition.Lesson`): what the photo on *Score a hand* taught the player's set
+``learning_set``     the set the last photo's corrections taught: the next photo is read with it
 ``seat_review_N``    the review of seat N's photo on *Settle the table* (with ``seat_photo_N``, ``seat_picked_N``, ``seat_version_N``)
 
 Widget keys start with ``w_`` and are never read outside the page that draws them.
@@ -61,6 +63,8 @@ DEAL_TOKEN = "deal_token"
 UNDO_SAID = "undo_said"
 SCROLL_TO = "scroll_to"
 KEYS = "keys"
+LESSON = "lesson"
+LEARNING_SET = "learning_set"
 
 #: The choice that scores the hand under every rule set side by side.
 ALL_RULES = service.ALL
@@ -85,6 +89,8 @@ DEFAULTS: dict[str, Any] = {
     REVIEW_TOKEN: "",
     DEAL_TOKEN: "",
     KEYS: Keys(),
+    LESSON: None,
+    LEARNING_SET: None,
 }
 
 

@@ -84,13 +84,14 @@ def reader() -> recognition.Reader:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _recognised(sha256: str, tileset: str | None, _photo: Photo) -> Recognition:
+def _recognised(sha256: str, tileset: str | None, stamp: str, _photo: Photo) -> Recognition:
     return recognition.recognise(reader(), _photo, tileset)
 
 
 def read_tiles_once(photo: Photo, tileset: str | None = None) -> Recognition:
-    """What the reader saw in this photo, read once per photo and tile set (keyed by the photo's hash)."""
-    return _recognised(photo.sha256, tileset or None, photo)
+    """What the reader saw in this photo, read once per photo and tile set as it stands (keyed by the photo's hash and
+    when the set last learnt: a photo read again after the set learnt from it is read with what it learnt)."""
+    return _recognised(photo.sha256, tileset or None, recognition.tileset_stamp(tileset), photo)
 
 
 def history() -> History:

@@ -63,11 +63,12 @@ def free_port() -> int:
 
 @contextmanager
 def running_app(tmp_path: Path) -> Iterator[str]:
-    """`pungchow app` on a free localhost port, with a fresh history file in ``tmp_path``; stopped afterwards."""
+    """`pungchow app` on a free localhost port, with a fresh history file and tile sets in ``tmp_path``; stopped afterwards."""
     port = free_port()
     command = [shutil.which("pungchow") or "", "app"] if shutil.which("pungchow") else [sys.executable, "-m", "pungchow", "app"]
     log = (tmp_path / "server.log").open("wb")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "datasets"), os.environ.get("PYTHONPATH", "")]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "datasets"), os.environ.get("PYTHONPATH", "")]),
+               PUNGCHOW_HOME=str(tmp_path / "home"))  # the sets the player's corrections teach: never the user's own
     proc = subprocess.Popen(
         command + ["--port", str(port), "--address", "127.0.0.1", "--db", str(tmp_path / "history.sqlite3")],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=tmp_path, env=env,

@@ -18,7 +18,7 @@ from webapp import review as rv
 from webapp import reviewer, state
 from webapp.history import HistoryError
 from webapp.photos import MAX_UPLOAD_MB, THUMBNAIL_SIDE, Photo, kept_picture, photo_key, read_photo, thumbnail_jpeg
-from webapp.recognition import known_tilesets, tileset_offer
+from webapp.recognition import Lesson, known_tilesets, learning_set, take_back, teach, tileset_offer
 from webapp.scores import breakdown_rows, total_text
 from webapp.text import markdown_text
 from webapp.widgets import (
@@ -60,11 +60,14 @@ def photo_in() -> None:
         upload = st.file_uploader(f"Upload a photo of the hand (JPEG or PNG, up to {MAX_UPLOAD_MB} MB)", key="w_upload",
                                   max_upload_size=MAX_UPLOAD_MB)  # the uploader's own limit line says the same 20 MB
     tilesets = known_tilesets()
+    data = upload.getvalue() if upload is not None else b""
+    learning = st.session_state[state.LEARNING_SET]
+    if upload is not None and learning in tilesets and not (st.session_state[state.PHOTO_KEY] or "").startswith(photo_key(data)):
+        st.session_state["w_tileset"] = learning  # a new photo of the set is read with what the last one taught it
     tileset = st.selectbox("Tile set", [None] + tilesets, key="w_tileset", format_func=lambda n: n or "the usual faces",
-                           help="A set calibrated on the Tile sets page") if tilesets else None
+                           help="A set calibrated on the Tile sets page, or one your corrections taught") if tilesets else None
     if upload is None:
         return
-    data = upload.getvalue()
     key = f"{photo_key(data)}:{tileset or ''}"
     if st.session_state[state.PHOTO_KEY] == key:
         return  # already read: a click elsewhere must not read the photo again
@@ -241,6 +244,7 @@ def save_hand(review: rv.Review, hand: Hand, rules: str, result: ScoreResult) ->
         player = st.selectbox("Whose hand", player_choices, index=min(seat_index, len(player_choices) - 1), key="w_save_player") \
             or player_choices[0]
         if st.button("Save hand", key="w_save_hand"):
+            learn_from_photo(review, every_tile=True)  # the player confirmed every tile of the hand by saving it
             if store.saved_under(key) is None and game_id is None:
                 game_id = store.new_game(title, player_choices).id
             st.session_state[state.GAME_ID] = game_id
@@ -295,6 +299,52 @@ def show_loaded_photo(hand_id: int) -> None:
         st.caption(f"Hand {hand_id} was typed, not photographed: it has no photo.")
 
 
+def learn_from_photo(review: rv.Review, every_tile: bool = False) -> None:
+    """Teach the player's set the tiles of this photo they corrected or checked (``every_tile``: all of them, the hand
+    confirmed); what the photo taught is kept with the review it belongs to."""
+    photo = st.session_state[state.PHOTO]
+    if photo is None:
+        return
+    token = st.session_state[state.REVIEW_TOKEN]
+    kept = st.session_state[state.LESSON]
+    lesson = kept[1] if kept and kept[0] == token else Lesson(learning_set(st.session_state.get("w_tileset")))
+    before = len(lesson.tiles)
+    lesson = teach(lesson, photo.image, photo.name, review, every_tile)
+    st.session_state[state.LESSON] = (token, lesson)
+    said = st.session_state.get(f"{SLOT.prefix}_said")
+    if len(lesson.tiles) > before and said and said[0] == "success" and "learnt by" not in said[1]:
+        st.session_state[f"{SLOT.prefix}_said"] = ("success", f"{said[1]} · learnt by {lesson.tileset}")  # where the finger is
+    if lesson.tiles:
+        st.session_state[state.LEARNING_SET] = lesson.tileset
+
+
+def take_back_lesson() -> None:
+    """*Undo* beside what was learnt: the set forgets all this photo taught it, and learns nothing more from it."""
+    token, lesson = st.session_state[state.LESSON]
+    try:
+        st.session_state[state.LESSON] = (token, take_back(lesson))
+    except PungChowError as exc:
+        st.session_state[state.MESSAGE] = player_words(exc)  # said once, at the top of the next run
+
+
+def what_was_learnt() -> None:
+    """Say what the photo's checks taught the player's set, with an undo; or which set they will teach."""
+    kept = st.session_state[state.LESSON]
+    if st.session_state[state.PHOTO] is None or not kept or kept[0] != st.session_state[state.REVIEW_TOKEN]:
+        return
+    lesson: Lesson = kept[1]
+    with st.container(key="learnt"):
+        if lesson.tiles:
+            cols = st.columns([3, 1], vertical_alignment="center")
+            cols[0].info(markdown_text(str(lesson)) + ". The next photo of the set reads those faces with what it learnt "
+                         f"({markdown_text(lesson.holds)}; rename it, or forget one example, on the Tile sets page).")
+            cols[1].button("Undo: forget them", key="w_learnt_undo", on_click=take_back_lesson, icon=":material/undo:")
+        elif lesson.stopped:
+            st.caption(f"{markdown_text(lesson.tileset)} forgot what this photo taught it, and learns nothing more from it.")
+        else:
+            st.caption(f"Each tile you correct or check here teaches your tile set {markdown_text(lesson.tileset)}.")
+
+
 @st.fragment
 def review_and_score() -> None:
     """Checking and scoring rerun on their own: a correction does not redraw the upload or read the photo again."""
@@ -308,7 +358,11 @@ def review_and_score() -> None:
         if st.session_state[state.LOADED_HAND] is not None:
             st.caption(f"Hand {st.session_state[state.LOADED_HAND]} from the history, with the corrections it was saved with.")
             show_loaded_photo(st.session_state[state.LOADED_HAND])
+        with user_errors():
+            learn_from_photo(st.session_state[state.REVIEW])  # before the review is drawn: its line says what was learnt
         answer = reviewer.review_tiles(SLOT)
+    with user_errors():
+        what_was_learnt()
     st.header("Score")
     with user_errors():
         score(st.session_state[state.REVIEW], summary, answer)

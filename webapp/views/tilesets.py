@@ -10,6 +10,7 @@ from recognizer.tileset import check_layout
 from scoring.errors import PungChowError
 from scoring.jsonfile import JsonInputError, load_json
 from scoring.tiles import BONUS_CODES, PLAYING_CODES
+from webapp import state
 from webapp.drawing import tile_row
 from webapp.photos import MAX_UPLOAD_MB, read_photo
 from webapp.recognition import (
@@ -21,6 +22,7 @@ from webapp.recognition import (
     learnt_examples,
     own_tilesets,
     read_tileset_photo,
+    rename_tileset,
     save_tileset,
 )
 from webapp.text import markdown_text
@@ -119,6 +121,15 @@ with user_errors():
                     if column.button("Forget", key=f"w_forget_{chosen}_{len(examples)}_{k}"):
                         st.session_state["w_learnt_said"] = forget_examples(chosen, [k])
                         st.rerun()
+        with st.form("w_rename_form", clear_on_submit=True), user_errors():
+            cols = st.columns([3, 1], vertical_alignment="bottom")
+            new_name = cols[0].text_input(f"A new name for {chosen}", placeholder="grandma-bone", key="w_rename_to")
+            if cols[1].form_submit_button("Rename", key="w_rename") and new_name.strip():
+                st.session_state["w_learnt_said"] = rename_tileset(chosen, new_name)
+                if st.session_state.get(state.LEARNING_SET) == chosen:
+                    st.session_state[state.LEARNING_SET] = new_name.strip()  # Score a hand goes on teaching it
+                st.session_state.pop("w_learnt_set", None)
+                st.rerun()
         said = st.session_state.pop("w_learnt_said", None)
         if said:
             st.success(markdown_text(said))

@@ -1,0 +1,153 @@
+"""The page teaches the player's set: each tile corrected or checked on a photo joins it, so the next photo of the set
+reads those faces right (issue 41).
+
+Harr's 1922 set (its two photos ship in ``models/tilesets/pungchow-1922/source``): on the complete-set photo the
+general reader reads one nine of bamboo as a four and one eight of dots as a seven.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from recognizer.image import load_photo
+from recognizer.tileset import builtin_tileset_dir, learnt_examples, own_tilesets, read_calibration, read_layout
+from webapp import review as rv
+from webapp.recognition import PAGE_SET, Lesson, learning_set, rename_tileset, take_back, teach
+
+SOURCE = builtin_tileset_dir() / "pungchow-1922" / "source"
+FIXTURE = Path(__file__).parent / "fixtures" / "photos" / "illustration_2.expected.json"
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PUNGCHOW_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PUNGCHOW_DB", str(tmp_path / "history.sqlite3"))
+    return tmp_path
+
+
+def first_photo_boxes(*codes: str) -> list[tuple[float, float, float, float]]:
+    """Where the given faces lie on Harr's first photo, as corners (x0, y0, x1, y1) the page's review keeps."""
+    cal = read_calibration(SOURCE / "illustration_1.jpg", read_layout(SOURCE / "layout.json"))
+    boxes = [cal.boxes[cal.codes.index(c)] for c in codes]
+    return [(float(x), float(y), float(x + w), float(y + h)) for x, y, w, h in boxes]
+
+
+def read_photo_review(codes: dict[int, str], checked: set[int]) -> rv.Review:
+    """A review of Harr's first photo: tile k at the box of face ``codes[k]`` (read as that face), checked if in ``checked``."""
+    boxes = first_photo_boxes(*codes.values())
+    return rv.Review(tiles=tuple(rv.ReviewTile(k, code, box, None if k in checked else 0.9, source="recognised")
+                                 for (k, code), box in zip(codes.items(), boxes)))
+
+
+def test_corrected_tiles_join_the_players_set_and_undo_forgets_them(home: Path) -> None:
+    """Two tiles corrected on a photo read with the usual faces teach a set the page starts ("my-set"); the tile left
+    unchecked does not; a tile corrected again is learnt anew, and *Undo* forgets all the photo taught."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    review = read_photo_review({1: "9B", 2: "8D", 3: "5C"}, checked={1, 2})
+    lesson = teach(Lesson(learning_set(None)), rgb, "illustration_1.jpg", review)
+    assert str(lesson) == f"learnt 2 faces of {PAGE_SET}: 9B, 8D"
+    assert lesson.holds == f"tile set '{PAGE_SET}': 2 examples of 2 faces"
+    assert own_tilesets() == [PAGE_SET] and learnt_examples(PAGE_SET).codes == ("9B", "8D")
+    assert all(s.startswith("page:illustration_1.jpg") for s in learnt_examples(PAGE_SET).sources)
+    assert teach(lesson, rgb, "illustration_1.jpg", review) == lesson  # nothing new: nothing learnt twice
+    again = rv.replace_tile(review, 2, "7D")  # the player thinks better of the eight
+    lesson = teach(lesson, rgb, "illustration_1.jpg", again)
+    assert sorted(learnt_examples(PAGE_SET).codes) == ["7D", "9B"]
+    lesson = take_back(lesson)
+    assert len(learnt_examples(PAGE_SET)) == 0 and lesson.stopped
+    assert teach(lesson, rgb, "illustration_1.jpg", again) == lesson and len(learnt_examples(PAGE_SET)) == 0
+
+
+def test_a_saved_hand_teaches_every_tile_and_only_the_players_own_set(home: Path) -> None:
+    """Saving the hand confirms every tile in it; a built-in set chosen for the photo is never learnt into, the player's own is."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    read = read_photo_review({1: "9B", 2: "8D", 3: "5C", 4: "1D"}, checked=set())
+    review = rv.set_in_hand(read, 4, False)  # another player's tile beside the hand: not the player's to vouch for
+    assert learning_set("pungchow-1922") == PAGE_SET
+    lesson = teach(Lesson(learning_set("pungchow-1922")), rgb, "illustration_1.jpg", review, every_tile=True)
+    assert learnt_examples(PAGE_SET).codes == ("9B", "8D", "5C") and len(lesson.tiles) == 3
+    assert "examples of 3 faces" in rename_tileset(PAGE_SET, "grandma-bone")
+    assert own_tilesets() == ["grandma-bone"] and learning_set("grandma-bone") == "grandma-bone"
+    with pytest.raises(Exception, match="already a tile set"):
+        rename_tileset("grandma-bone", "pungchow-1922")
+
+
+def tiles_at(review: rv.Review, centres: list[list[float]]) -> list[str]:
+    """What the review reads at each centre ('--': no tile there)."""
+    boxes = np.array([t.box for t in review.tiles], float)
+    middle = np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2]
+    out = []
+    for c in centres:
+        dist = np.linalg.norm(middle - np.array(c), axis=1)
+        out.append(review.tiles[int(dist.argmin())].code if dist.min() < 10 else "--")
+    return out
+
+
+def correct_on_the_page(app: Any, code: str) -> None:
+    """Pick the tile at face ``code``'s place on Harr's first photo, and tap its face."""
+    box = first_photo_boxes(code)[0]
+    review: rv.Review = app.session_state["review"]
+    centre = [[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]]
+    tile = next(t for t in review.tiles if t.box is not None and tiles_at(rv.Review(tiles=(t,)), centre) != ["--"])
+    version = app.session_state["review_version"]
+    app.selectbox(key=f"w_pick_{version}").set_value(tile.id).run()
+    app.button(key=f"w_face_{version}_{code}").click().run()
+    assert not app.exception and not app.error
+
+
+def first_photo_on_the_page() -> Any:
+    from streamlit.testing.v1 import AppTest
+
+    app = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "webapp" / "app.py"), default_timeout=240)
+    app.run()
+    app.file_uploader(key="w_upload").set_value(("illustration_1.jpg", (SOURCE / "illustration_1.jpg").read_bytes(), "image/jpeg"))
+    app.run()
+    assert not app.exception and not app.error
+    return app
+
+
+def test_undo_forgets_what_the_photo_taught(home: Path) -> None:
+    """*Undo* beside what was learnt: the set forgets it, and a later check on the photo teaches it nothing."""
+    app = first_photo_on_the_page()
+    correct_on_the_page(app, "9B")
+    assert learnt_examples(PAGE_SET).codes == ("9B",)
+    said = [m.value.replace("\\", "") for m in app.success]
+    assert any("is 9B" in m and m.endswith(f"· learnt by {PAGE_SET}") for m in said), said  # said where the finger is
+    app.button(key="w_learnt_undo").click().run()
+    assert not app.exception and not app.error
+    assert len(learnt_examples(PAGE_SET)) == 0
+    assert any("forgot what this photo taught it" in c.value for c in app.caption)
+    correct_on_the_page(app, "8D")
+    assert len(learnt_examples(PAGE_SET)) == 0
+
+
+def test_two_tiles_corrected_on_the_page_read_right_on_the_next_photo(home: Path) -> None:
+    """On the page: the first photo read, its nine of bamboo and eight of dots corrected with a tap each, the page says
+    what the set learnt; the second photo of the set is read with it, and all four nines and eights read right. Renamed
+    on the Tile sets page, the set stays the one the page teaches, and never takes another set's name."""
+    app = first_photo_on_the_page()
+    for code in ("9B", "8D"):
+        correct_on_the_page(app, code)
+    assert any(f"learnt 2 faces of {PAGE_SET}: 9B, 8D" in m.value.replace("\\", "") for m in app.info)
+    assert learnt_examples(PAGE_SET).codes == ("9B", "8D")
+    app.file_uploader(key="w_upload").set_value(("illustration_2.jpg", (SOURCE / "illustration_2.jpg").read_bytes(), "image/jpeg"))
+    app.run()
+    assert not app.exception and not app.error
+    assert app.selectbox(key="w_tileset").value == PAGE_SET
+    expected = json.loads(FIXTURE.read_text())["tiles"]
+    second: rv.Review = app.session_state["review"]
+    for code in ("9B", "8D"):
+        assert tiles_at(second, [t["centre"] for t in expected if t["code"] == code]) == [code] * 4
+    app.switch_page("views/tilesets.py").run()
+    app.text_input(key="w_rename_to").input("harrs-set")
+    app.button(key="w_rename").click().run()
+    assert not app.exception and not app.error
+    assert own_tilesets() == ["harrs-set"] and app.session_state["learning_set"] == "harrs-set"
+    app.text_input(key="w_rename_to").input("pungchow-1922")
+    app.button(key="w_rename").click().run()
+    assert any("already a tile set" in e.value for e in app.error) and own_tilesets() == ["harrs-set"]
