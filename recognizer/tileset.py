@@ -514,8 +514,19 @@ def summary_of(ts: TileSet, folder: Path) -> SetSummary:
     return SetSummary(ts.name, ex.faces_seen, len(ex), ts.calibrated, folder)
 
 
-def add_examples(name: str, new: Examples, out_dir: Path | None = None) -> tuple[TileSet, Path]:
-    """Add examples to the player's set ``name`` (in ``out_dir``, default the user's folder), creating it if new.
+#: The player's own copy of a built-in set is named this way (``learnt_copy_of``).
+OWN_COPY = "{}-mine"
+
+
+def learnt_copy_of(builtin: str) -> str:
+    """The name of the player's own set that learns from photos read with built-in set ``builtin``: a copy of its
+    calibration that their corrections join, so the next photo keeps both (a built-in set itself is never written)."""
+    return OWN_COPY.format(check_name(builtin))
+
+
+def add_examples(name: str, new: Examples, out_dir: Path | None = None, based_on: str | None = None) -> tuple[TileSet, Path]:
+    """Add examples to the player's set ``name`` (in ``out_dir``, default the user's folder), creating it if new; a new
+    set ``based_on`` a built-in one starts as a copy of its calibration and examples.
 
     The examples file and the set's description are each replaced whole, so a set is never left half written."""
     check_name(name)
@@ -533,6 +544,8 @@ def add_examples(name: str, new: Examples, out_dir: Path | None = None) -> tuple
             raise TileSetError(f"{folder} exists and is not a tile set; choose another name, or move that folder away")
         folder.mkdir(parents=True, exist_ok=True)
         current, meta = None, {"name": name}
+        if based_on is not None:
+            current, meta = _copied_from_builtin(based_on, folder)
     examples = (current.examples or Examples.empty()) + new if current is not None else new
     examples.save(folder)
     save_meta(folder, name, examples, meta)
@@ -540,10 +553,22 @@ def add_examples(name: str, new: Examples, out_dir: Path | None = None) -> tuple
     return ts, folder
 
 
+def _copied_from_builtin(builtin: str, folder: Path) -> tuple[TileSet, dict[str, Any]]:
+    """Built-in set ``builtin``'s files copied into the empty ``folder``, and the set they make there."""
+    source = builtin_tileset_dir() / check_name(builtin)
+    if not (source / "tileset.json").is_file():
+        raise TileSetError(f"there is no built-in tile set {builtin!r} to start a set of your own from")
+    for file in ("tileset.json", "prototypes.npz", EXAMPLES_FILE):
+        if (source / file).is_file():
+            shutil.copyfile(source / file, folder / file)
+    return _read_folder(folder.name, folder, writable=True), _read_meta(folder.name, folder)
+
+
 def learn_tiles(name: str, rgb: np.ndarray, tiles: list[CorrectedTile], photo_name: str = "photo", out_dir: Path | None = None,
-                source: str = "page") -> SetSummary:
-    """The page's way in: the player's checked or corrected tiles of a photo (boxes in ``rgb``'s pixels) join set ``name``."""
-    ts, folder = add_examples(name, examples_from_photo(rgb, tiles, f"{source}:{photo_name}"), out_dir)
+                source: str = "page", based_on: str | None = None) -> SetSummary:
+    """The page's way in: the player's checked or corrected tiles of a photo (boxes in ``rgb``'s pixels) join set ``name``
+    (a new one ``based_on`` a built-in set starts from its calibration)."""
+    ts, folder = add_examples(name, examples_from_photo(rgb, tiles, f"{source}:{photo_name}"), out_dir, based_on)
     return summary_of(ts, folder)
 
 

@@ -64,17 +64,40 @@ def test_corrected_tiles_join_the_players_set_and_undo_forgets_them(home: Path) 
 
 
 def test_a_saved_hand_teaches_every_tile_and_only_the_players_own_set(home: Path) -> None:
-    """Saving the hand confirms every tile in it; a built-in set chosen for the photo is never learnt into, the player's own is."""
+    """Saving the hand confirms every tile in it; the usual faces teach the page's own set, the player's own set is
+    learnt into, and a built-in set never is (see the next test)."""
     rgb = load_photo(SOURCE / "illustration_1.jpg")
     read = read_photo_review({1: "9B", 2: "8D", 3: "5C", 4: "1D"}, checked=set())
     review = rv.set_in_hand(read, 4, False)  # another player's tile beside the hand: not the player's to vouch for
-    assert learning_set("pungchow-1922") == PAGE_SET
-    lesson = teach(Lesson(learning_set("pungchow-1922")), rgb, "illustration_1.jpg", review, every_tile=True)
+    lesson = teach(Lesson(learning_set(None)), rgb, "illustration_1.jpg", review, every_tile=True)
     assert learnt_examples(PAGE_SET).codes == ("9B", "8D", "5C") and len(lesson.tiles) == 3
     assert "examples of 3 faces" in rename_tileset(PAGE_SET, "grandma-bone")
     assert own_tilesets() == ["grandma-bone"] and learning_set("grandma-bone") == "grandma-bone"
     with pytest.raises(Exception, match="already a tile set"):
         rename_tileset("grandma-bone", "pungchow-1922")
+
+
+def test_a_photo_read_with_a_built_in_set_teaches_the_players_copy_of_it(home: Path) -> None:
+    """Corrections of a photo read with pungchow-1922 teach "pungchow-1922-mine": a copy of the built-in calibration
+    with the player's tiles beside it, so the next photo keeps both. The built-in set is not written; forgetting all
+    the player taught leaves the calibration."""
+    from recognizer.tileset import builtin_tileset_dir, forget_examples, load_tileset
+
+    builtin = builtin_tileset_dir() / "pungchow-1922"
+    before = {f.name: f.read_bytes() for f in builtin.iterdir() if f.is_file()}
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    review = read_photo_review({1: "9B", 2: "8D", 3: "5C"}, checked={1, 2})
+    assert learning_set("pungchow-1922") == "pungchow-1922-mine"
+    lesson = teach(Lesson(learning_set("pungchow-1922")), rgb, "illustration_1.jpg", review)
+    assert str(lesson) == "learnt 2 faces of pungchow-1922-mine: 9B, 8D"
+    mine, shipped = load_tileset("pungchow-1922-mine"), load_tileset("pungchow-1922")
+    assert mine.calibrated and mine.codes == shipped.codes
+    learnt = [c for c, s in zip(mine.examples.codes, mine.examples.sources) if s.startswith("page:")]
+    assert learnt == ["9B", "8D"] and len(mine.examples) == len(shipped.examples) + 2
+    assert {f.name: f.read_bytes() for f in builtin.iterdir() if f.is_file()} == before
+    assert own_tilesets() == ["pungchow-1922-mine"] and learning_set("pungchow-1922-mine") == "pungchow-1922-mine"
+    forget_examples("pungchow-1922-mine")
+    assert load_tileset("pungchow-1922-mine").calibrated and len(learnt_examples("pungchow-1922-mine")) == len(shipped.examples)
 
 
 def tiles_at(review: rv.Review, centres: list[list[float]]) -> list[str]:

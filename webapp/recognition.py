@@ -206,9 +206,22 @@ class Lesson:
 
 
 def learning_set(chosen: str | None) -> str:
-    """The set a photo's corrections teach: the player's own set chosen for the photo, else the page's own set (a
-    built-in set, or the usual faces, is never learnt into)."""
-    return chosen if chosen and chosen in own_tilesets() else PAGE_SET
+    """The set a photo's corrections teach: the player's own set chosen for the photo; for a built-in set, the player's
+    own copy of it (``NAME-mine``: its calibration and what they teach, so the next photo keeps both); for the usual
+    faces, the page's own set. A built-in set is never learnt into."""
+    if chosen and chosen in own_tilesets():
+        return chosen
+    if chosen and chosen in known_tilesets():
+        return str(_tileset_module().learnt_copy_of(chosen))
+    return PAGE_SET
+
+
+def _built_in_behind(name: str) -> str | None:
+    """The built-in set a new ``NAME-mine`` copies, if ``name`` is such a copy not made yet."""
+    if name in own_tilesets():
+        return None
+    module = _tileset_module()
+    return next((b for b in known_tilesets() if b not in own_tilesets() and module.learnt_copy_of(b) == name), None)
 
 
 def teach(lesson: Lesson, image: Any, photo_name: str, review: Review, every_tile: bool = False) -> Lesson:
@@ -231,7 +244,8 @@ def teach(lesson: Lesson, image: Any, photo_name: str, review: Review, every_til
     if not new:
         return replace(lesson, tiles=kept)
     tag = f"{Path(photo_name).name or 'photo'} #{uuid.uuid4().hex[:6]}"  # one source a step: it is taken back whole
-    holds = module.learn_tiles(lesson.tileset, image, [corrected_tile(t) for t in new], tag)
+    holds = module.learn_tiles(lesson.tileset, image, [corrected_tile(t) for t in new], tag,
+                               based_on=_built_in_behind(lesson.tileset))
     return replace(lesson, tiles=kept + tuple(LearntTile(t.id, t.code, f"page:{tag}") for t in new), holds=str(holds))
 
 
