@@ -57,10 +57,11 @@ def test_one_correction_says_so_and_one_undo_takes_it_back() -> None:
     before = pung_read_as_one_dot()
     after = rv.replace_tile(before, 4, "7D")
     assert len(after.corrections) == len(before.corrections) + 1
-    last = after.corrections[-1].to_dict()
+    correction = after.corrections[-1]
+    last = correction.to_dict()
     assert last == {"action": "replace", "tile": 4, "was": "1D", "now": "7D", "twins": [5, 6]}
     assert rv.twins_words(last) == "#5, #6 with it: a pung is three of one face"
-    assert rv.correction_text(last) == "#4 was read as 1D, it is 7D, and #5, #6 with it: a pung is three of one face"
+    assert rv.correction_text(correction) == "#4 was read as 1D, it is 7D, and #5, #6 with it: a pung is three of one face"
     assert faces(before) == ["1D", "1D", "1D"]
 
 
