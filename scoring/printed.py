@@ -83,12 +83,12 @@ class PrintedScore:
 def _score(data: Mapping[str, Any]) -> PrintedScore:
     alternatives = data.get("alternatives")
     score = PrintedScore(
-        _text(data["rule_set"]), _text(data["version"]), _text(data["arrangement"]), _text(data["shape"]),
-        _whole(data["total"]), _whole(data["uncapped"]), tuple(_line(line) for line in data["lines"]),
+        text(data["rule_set"]), text(data["version"]), text(data["arrangement"]), text(data["shape"]),
+        whole(data["total"]), whole(data["uncapped"]), tuple(_line(line) for line in data["lines"]),
         dict(data["options"]),
-        without_limit=None if "without_limit_hand" not in data else _whole(data["without_limit_hand"]),
-        hand=None if "hand" not in data else _text(data["hand"]),
-        reading=None if "reading" not in data else _text(data["reading"]),
+        without_limit=None if "without_limit_hand" not in data else whole(data["without_limit_hand"]),
+        hand=None if "hand" not in data else text(data["hand"]),
+        reading=None if "reading" not in data else text(data["reading"]),
         alternatives=None if alternatives is None else tuple(_score(alt) for alt in alternatives),
     )
     if score.alternatives is not None and any(alt.hand is not None or alt.alternatives is not None for alt in score.alternatives):
@@ -101,19 +101,34 @@ def _score(data: Mapping[str, Any]) -> PrintedScore:
 
 
 def _line(data: Mapping[str, Any]) -> ScoreLine:
-    if not isinstance(data["limit_hand"], bool):
-        raise TypeError(f"{data['limit_hand']!r} is not true or false")
-    return ScoreLine(_text(data["rule"]), _text(data["description"]), Citation(_text(data["citation"]), "", ""),
-                     _whole(data["points"]), _whole(data["doubles"]), data["limit_hand"])
+    return ScoreLine(text(data["rule"]), text(data["description"]), Citation(text(data["citation"]), "", ""),
+                     whole(data["points"]), whole(data["doubles"]), yes(data["limit_hand"]))
 
 
-def _whole(value: Any) -> int:
+# --- a printed record's fields read back: each refuses a value of another kind (the record is then damaged) ---
+
+
+def whole(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{value!r} is not a whole number")
     return value
 
 
-def _text(value: Any) -> str:
+def whole_or_none(value: Any) -> int | None:
+    return None if value is None else whole(value)
+
+
+def text(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{value!r} is not text")
+    return value
+
+
+def text_or_none(value: Any) -> str | None:
+    return None if value is None else text(value)
+
+
+def yes(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{value!r} is not true or false")
     return value

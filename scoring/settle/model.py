@@ -13,6 +13,7 @@ from typing import Any
 
 from scoring.engine import Citation, ScoreResult
 from scoring.errors import PungChowError
+from scoring.printed import text_or_none, whole, whole_or_none, yes
 from scoring.tiles import WINDS
 
 #: The four seats in the order of play; East is the banker who pays and receives double.
@@ -261,12 +262,12 @@ class Settlement:
 def _settlement(data: Mapping[str, Any]) -> Settlement:
     if (data["schema"], data["version"]) != (SETTLEMENT_SCHEMA, SETTLEMENT_VERSION):
         raise ValueError(f"schema {data['schema']!r} version {data['version']!r}")
-    players = tuple(Player(str(p["name"]), _text_or_none(p["seat"]), _whole(p["score"]), _yes(p["winner"]), _yes(p["dead"]),
+    players = tuple(Player(str(p["name"]), text_or_none(p["seat"]), whole(p["score"]), yes(p["winner"]), yes(p["dead"]),
                            score_lines=None if "score_lines" not in p else tuple(str(line) for line in p["score_lines"]))
                     for p in data["players"])
-    table = Table(players, book=str(data["book"]), game=HandedGame(data["game"]), limit=_whole_or_none(data["limit"]),
-                  east_limit=_whole_or_none(data["east_limit"]), rules=_text_or_none(data["rules"]), source=str(data["source"]))
-    payments = tuple(Payment(str(p["from"]), str(p["to"]), _whole(p["amount"]), str(p["why"]), Citation(str(p["citation"]), "", ""))
+    table = Table(players, book=str(data["book"]), game=HandedGame(data["game"]), limit=whole_or_none(data["limit"]),
+                  east_limit=whole_or_none(data["east_limit"]), rules=text_or_none(data["rules"]), source=str(data["source"]))
+    payments = tuple(Payment(str(p["from"]), str(p["to"]), whole(p["amount"]), str(p["why"]), Citation(str(p["citation"]), "", ""))
                      for p in data["payments"])
     settlement = Settlement(table, payments, tuple(str(note) for note in data["notes"]))
     printed = settlement.to_dict()
@@ -276,26 +277,6 @@ def _settlement(data: Mapping[str, Any]) -> Settlement:
     return settlement
 
 
-def _whole(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{value!r} is not a whole number")
-    return value
-
-
-def _whole_or_none(value: Any) -> int | None:
-    return None if value is None else _whole(value)
-
-
-def _text_or_none(value: Any) -> str | None:
-    if value is not None and not isinstance(value, str):
-        raise TypeError(f"{value!r} is not text")
-    return value
-
-
-def _yes(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{value!r} is not true or false")
-    return value
 
 
 def _player_dict(player: Player) -> dict[str, Any]:
