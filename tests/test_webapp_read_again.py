@@ -16,18 +16,10 @@ from streamlit.testing.v1 import AppTest
 
 from recognizer import SAMPLE_PHOTO
 from tests.test_recognizer_reread import flawed_photo
+from tests.test_webapp_app import app
 from webapp import recognition
 
-APP = str(Path(__file__).resolve().parents[1] / "webapp" / "app.py")
-
-
-@pytest.fixture
-def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    monkeypatch.setenv("PUNGCHOW_DB", str(tmp_path / "history.sqlite3"))
-    at = AppTest.from_file(APP, default_timeout=90)
-    at.run()
-    assert not at.exception
-    return at
+__all__ = ["app"]  # the page, fresh, with a history of its own: a fixture used by name
 
 
 def test_adding_the_missed_tile_reads_the_hand_again(app: AppTest, tmp_path: Path) -> None:
