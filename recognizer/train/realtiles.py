@@ -185,41 +185,32 @@ def leo_tiles(rng: np.random.Generator, work: Path) -> Iterator[Crop]:
             yield Crop(_cut(rgb, *_upright(*box)), NT, LEO, -1)
 
 
-def rendered(rng: np.random.Generator, sets: int, nt_per_set: int = 6) -> Iterator[Crop]:
-    """Every face of ``sets`` drawn sets (a new set of a training family or style each time), on tables, either way
-    up, with neighbours, and not-a-tile crops beside them."""
+#: The flowers and seasons (``rendered`` draws them alone for ``--bonus-sets``).
+BONUS_CLASSES = tuple(k for k, code in enumerate(CLASSES) if code[1:] in ("F", "S"))
+
+
+def rendered(rng: np.random.Generator, sets: int, nt_per_set: int = 6, classes: tuple[int, ...] | None = None,
+             families_only: bool = False) -> Iterator[Crop]:
+    """Every face (or ``classes`` alone) of ``sets`` drawn sets (a new set of a training family or style each time;
+    with ``families_only``, of a family), on tables, either way up, with neighbours, and not-a-tile crops beside them.
+
+    Drawn alone, the flowers and seasons of more sets: a few corner marks and a painting are all that tell them apart,
+    and the families draw them in many layouts (numbers by kind, pots, names alone), each of which the reader must
+    meet in more than the handful of sets that every face is drawn for."""
     from pungchow_data.faces import FAMILY_STYLES, STYLES, render_faces, style_available
     from recognizer.train.realcrops import another_set, not_a_tile, tile_crop
 
-    known = {**STYLES, **FAMILY_STYLES}
-    styles = [known[n] for n in RENDER_STYLES if style_available(known[n])]
-    if not styles:
-        raise RuntimeError("no render family has its fonts on this machine (see datasets/MANIFEST.md)")
-    for i in range(sets):
-        style = another_set(styles[i % len(styles)], rng)
-        faces = render_faces.__wrapped__(style)
-        for k, code in enumerate(CLASSES[:-1]):
-            yield Crop(tile_crop(rng, style, faces, code, PACK_SIZE), k, RENDER, -1)
-        for _ in range(nt_per_set):
-            yield Crop(not_a_tile(rng, (style, faces), PACK_SIZE), NT, RENDER, -1)
-
-
-def rendered_bonus(rng: np.random.Generator, sets: int) -> Iterator[Crop]:
-    """The eight flowers and seasons of ``sets`` more drawn sets of the training families: a few corner marks and a
-    painting are all that tell them apart, and the families draw them in many layouts (numbers by kind, pots, names
-    alone), each of which the reader must meet in more than the handful of sets ``rendered`` draws."""
-    from pungchow_data.faces import FAMILY_STYLES, render_faces, style_available
-    from recognizer.train.realcrops import another_set, tile_crop
-
-    styles = [FAMILY_STYLES[n] for n in RENDER_STYLES if n in FAMILY_STYLES and style_available(FAMILY_STYLES[n])]
+    known = FAMILY_STYLES if families_only else {**STYLES, **FAMILY_STYLES}
+    styles = [known[n] for n in RENDER_STYLES if n in known and style_available(known[n])]
     if not styles and sets:
         raise RuntimeError("no render family has its fonts on this machine (see datasets/MANIFEST.md)")
-    bonus = [k for k, code in enumerate(CLASSES) if code[1:] in ("F", "S")]
     for i in range(sets):
         style = another_set(styles[i % len(styles)], rng)
         faces = render_faces.__wrapped__(style)
-        for k in bonus:
+        for k in range(len(CLASSES) - 1) if classes is None else classes:
             yield Crop(tile_crop(rng, style, faces, CLASSES[k], PACK_SIZE), k, RENDER, -1)
+        for _ in range(nt_per_set):
+            yield Crop(not_a_tile(rng, (style, faces), PACK_SIZE), NT, RENDER, -1)
 
 
 def write_pack(crops: list[Crop], out: Path) -> dict[str, int]:
@@ -260,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rng = np.random.default_rng(a.seed)
     crops = [*hk_crops(root), *hk_photo_tiles(root), *book_tiles(root, rng), *leo_tiles(rng, a.leo_work),
-             *rendered(rng, a.render_sets), *rendered_bonus(np.random.default_rng([a.seed, 1]), a.bonus_sets)]
+             *rendered(rng, a.render_sets), *rendered(np.random.default_rng([a.seed, 1]), a.bonus_sets, nt_per_set=0, classes=BONUS_CLASSES,
+                      families_only=True)]
     counts = write_pack(crops, a.out)
     print(f"{a.out}: {len(crops)} crops, {a.out.stat().st_size / 1e6:.1f} MB; " + ", ".join(f"{k} {n}" for k, n in counts.items()))
     return 0
