@@ -244,7 +244,8 @@ def save_hand(review: rv.Review, hand: Hand, rules: str, result: ScoreResult) ->
         player = st.selectbox("Whose hand", player_choices, index=min(seat_index, len(player_choices) - 1), key="w_save_player") \
             or player_choices[0]
         if st.button("Save hand", key="w_save_hand"):
-            learn_from_photo(review, every_tile=True)  # the player confirmed every tile of the hand by saving it
+            with user_errors():  # a set that cannot learn (a folder in its way) says so; the hand is saved all the same
+                learn_from_photo(review, every_tile=True)  # the player confirmed every tile of the hand by saving it
             if store.saved_under(key) is None and game_id is None:
                 game_id = store.new_game(title, player_choices).id
             st.session_state[state.GAME_ID] = game_id
