@@ -134,8 +134,11 @@ def run_score(hand: Hand, args: argparse.Namespace) -> int:
     chosen = args.rules if args.rules.strip().lower() == service.ALL else get_rule_set(args.rules)  # looked up once
     results = service.score_under(hand, chosen, service.share_options(chosen, options_from_args(args)))
     side_by_side = args.rules.strip().lower() == service.ALL
+    matters = None if side_by_side else service.winning_tile_matters(hand, chosen, options_from_args(args))
     if args.json:
         as_dicts = {name: r.to_dict() for name, r in results.items()}
+        if matters is not None:
+            next(iter(as_dicts.values()))["winning_tile_not_marked"] = str(matters)
         print(json.dumps(as_dicts if side_by_side else next(iter(as_dicts.values())), indent=2))
         return 0
     print(MARKS)
@@ -143,6 +146,8 @@ def run_score(hand: Hand, args: argparse.Namespace) -> int:
         _print_result(name, result)
         if side_by_side:
             print()
+    if matters is not None:
+        print(f"note: {matters}")
     if side_by_side:
         print("side by side:")
         print("\n".join(service.side_by_side_lines(results)))

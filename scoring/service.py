@@ -8,15 +8,19 @@ itself which options a book takes, which errors refuse a hand or which book sett
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
+from scoring.arrange import CLAIMED_WINS
 from scoring.engine import RuleSet, Score, ScoreResult, score_checked
-from scoring.errors import UnknownRuleSetError
+from scoring.errors import Ask, Problem, PungChowError, UnknownRuleSetError
 from scoring.hand import Hand
+from scoring.melds import MeldKind
 from scoring.rulesets import Refusal, get_rule_set, rule_sets, score_each
 from scoring.settle.books import settle
 from scoring.settle.model import Incident, Player, Settlement, Table
 from scoring.settle.registry import settling_book
+from scoring.tiles import Tile
 
 #: The word that asks for every rule set side by side (``--rules all``, the page's last choice).
 ALL = "all"
@@ -92,6 +96,59 @@ def score_one(hand: Hand, rules: str | RuleSet, options: Mapping[str, Any] | Non
     scored = next(iter(result.values()))
     assert isinstance(scored, ScoreResult)
     return scored
+
+
+@dataclass(frozen=True)
+class UnmarkedWinningTile:
+    """A winning hand scored with no winning tile marked, whose total turns on which tile it was.
+
+    Which tile came last decides whether a set was claimed (half value), whether it filled the only place, and so
+    on; scored with none marked, every set counts as the player made it. A photo cannot show that tile, so the
+    player is asked rather than handed one of several totals in silence.
+    """
+
+    rule_set: str
+    #: The total given with no winning tile marked.
+    scored: int
+    #: Each total the hand could have, highest first, with the tiles that give it.
+    totals: tuple[tuple[int, tuple[Tile, ...]], ...]
+
+    @property
+    def problem(self) -> Problem:
+        """What to tell the player, each surface naming the winning tile's control its own way."""
+        each = "; ".join(f"{total} if it was {' or '.join(str(t) for t in tiles)}" for total, tiles in self.totals)
+        return Problem(f"the winning tile is not marked, and under {self.rule_set} the score turns on it: {each}; "
+                       f"{self.scored} is the score with none marked: give the tile that completed the hand (", Ask.WINNING, ")")
+
+    def __str__(self) -> str:
+        return str(self.problem)
+
+
+def winning_tile_matters(hand: Hand, rules: str | RuleSet,
+                         options: Mapping[str, Any] | None = None) -> UnmarkedWinningTile | None:
+    """For a winning hand with no winning tile marked: the totals it would score with each tile it could have won on,
+    when they are not all the total it scores now; else None (a tile is marked, it did not win, or no tile changes it).
+
+    A drawn tile lies among the concealed tiles; a discard may also have completed an exposed pung or chow.
+    """
+    if not hand.winner or hand.winning_tile is not None:
+        return None
+    rule_set = rules if isinstance(rules, RuleSet) else get_rule_set(rules)
+    scored = score_one(hand, rule_set, options).total
+    could_be = set(hand.concealed)
+    if hand.won_by in CLAIMED_WINS:
+        could_be |= {t for m in hand.melds if m.exposed and m.kind is not MeldKind.KONG for t in m.tiles}
+    by_total: dict[int, list[Tile]] = {}
+    for tile in sorted(could_be):
+        try:
+            total = score_one(replace(hand, winning_tile=tile), rule_set, options).total
+        except PungChowError:  # a tile the hand cannot have been won on (a drawn tile in a laid-out set)
+            continue
+        by_total.setdefault(total, []).append(tile)
+    if set(by_total) <= {scored}:
+        return None
+    return UnmarkedWinningTile(rule_set.name, scored,
+                               tuple((total, tuple(tiles)) for total, tiles in sorted(by_total.items(), reverse=True)))
 
 
 def total_text(score: Score | ScoreResult | Refusal) -> str:

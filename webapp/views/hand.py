@@ -197,8 +197,11 @@ def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
         return
     result = next(iter(results.values()))
     assert isinstance(result, ScoreResult)
+    matters = service.winning_tile_matters(hand, rules, options.get(rules))
     for place in places:
         place.metric(f"Score under {get_rule_set(rules).title}", total_text(result))
+        if matters is not None:
+            place.warning(reviewer.player_words(matters.problem))
     across_the_table_view(f"Score under {get_rule_set(rules).title}", total_text(result),
                           [(row["value"], row["for"]) for row in breakdown_rows(result)])
     show_breakdown(result)
