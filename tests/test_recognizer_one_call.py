@@ -27,7 +27,7 @@ from recognizer.classify import (
 from recognizer.detect import detect
 from recognizer.geometry import CROP_H, CROP_W, TILT_READ, upright_boxes
 from recognizer.image import load_photo
-from recognizer.models import Model
+from recognizer.models import Model, load_model
 from recognizer.pipeline import recognize
 from tests.test_recognizer_framing import unsure_photo
 
@@ -92,3 +92,10 @@ def test_only_a_tile_read_surely_as_it_stands_keeps_its_one_reading(classifier_c
     assert changed.any() and not changed.all(), "the tiles boxed well read surely, the loose boxes do not"
     assert (probs[changed].max(axis=1) >= SURE_ONE_WAY - 1e-6).all(), "only a sure tile reads otherwise than before"
     assert sum(classifier_calls) < every_tile_both_ways
+
+
+def test_the_readers_threads_wait_without_spinning() -> None:
+    """On two cores shared with other work, a spinning thread takes the core from the work it waits for."""
+    for name in ("detector", "classifier"):
+        options = load_model(name).session.get_session_options()
+        assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
