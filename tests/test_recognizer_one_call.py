@@ -29,6 +29,7 @@ from recognizer.geometry import CROP_H, CROP_W, TILT_READ, upright_boxes
 from recognizer.image import load_photo
 from recognizer.models import Model, load_model
 from recognizer.pipeline import recognize
+from recognizer.tileset import TileSet, load_tileset
 from tests.test_recognizer_framing import unsure_photo
 
 SAMPLE = Path(__file__).resolve().parent.parent / "recognizer" / "samples" / "finished-hand.jpg"
@@ -99,3 +100,26 @@ def test_the_readers_threads_wait_without_spinning() -> None:
     for name in ("detector", "classifier"):
         options = load_model(name).session.get_session_options()
         assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
+def test_a_photo_of_another_set_is_refused_on_half_its_tiles_and_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sample hand is not the 1922 set: once more than half its tiles match under the set's bar, the median does."""
+    rgb = load_photo(SAMPLE)
+    dets = detect(rgb)
+    ts = load_tileset("pungchow-1922")
+    exact = ts.match_score(rgb, dets)
+    assert exact < ts.looks_like, "the sample's tiles do not look like the 1922 set's faces"
+    matched: list[int] = []
+    aligned_match = TileSet.aligned_match
+
+    def counted(self: TileSet, crops: np.ndarray, coarse: bool = False) -> np.ndarray:
+        matched.append(len(crops))
+        return aligned_match(self, crops, coarse)
+
+    monkeypatch.setattr(TileSet, "aligned_match", counted)
+    bound = ts.match_score(rgb, dets, refuse_below=ts.looks_like)
+    assert exact <= bound < ts.looks_like
+    assert sum(matched) == min(32, len(dets)) // 2 + 1
+    assert ts.match_score(rgb, dets, refuse_below=exact) == pytest.approx(exact, abs=1e-6), "a photo not refused is matched whole"
+    found = recognize(SAMPLE, "pungchow-1922")
+    assert any("does not look like tile set 'pungchow-1922'" in p for p in found.problems)
