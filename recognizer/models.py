@@ -18,6 +18,11 @@ from scoring.jsonfile import JsonInputError, load_json_file
 
 SIDECAR_VERSION = 1
 THREADS = 2
+#: Whether onnxruntime's threads spin, waiting for the next piece of work, between a model's steps. They do not: on
+#: two cores shared with other work, spinning threads take the cores from the work they wait for. The 12 MP sample,
+#: photo -> hand, alternating in one process at load 12 (``bench/bench_latency.py``'s pairs, 7 each): spinning
+#: 866-979 ms wall and 416-479 ms processor, not 447-469 ms and 224-258 ms (models/MODEL_CARD.md, issue 39).
+SPIN = False
 
 
 def models_dir() -> Path:
@@ -82,6 +87,7 @@ def load_model(name: str, directory: str | None = None) -> Model:
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = THREADS
     opts.inter_op_num_threads = 1
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if SPIN else "0")
     opts.log_severity_level = 3
     try:
         session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])

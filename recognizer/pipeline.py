@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +54,13 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     rgb, dets, levelled = read_level(rgb, dets)  # the boxes go back onto the photo once the rows are grouped
     lap("level")
     if ts is not None and ts.calibrated:  # a set known by its examples alone adds to the general reader, tile by tile
-        rgb, dets, levelled, match = as_the_faces_match(ts.match_score, *taken, (rgb, dets, levelled))
+        # read as taken, one match decides: a photo more than half of whose tiles match under the set's bar is refused
+        # without matching the rest; turned, the two readings' exact matches are compared
+        refuse = partial(ts.match_score, refuse_below=ts.looks_like) if levelled is None else ts.match_score
+        rgb, dets, levelled, match = as_the_faces_match(refuse, *taken, (rgb, dets, levelled))
         if match < ts.looks_like:
-            notes.append(f"the photo does not look like tile set {ts.name!r} (face match {match:.2f}, below {ts.looks_like:.2f}); "
-                         "read without it")
+            notes.append(f"the photo does not look like tile set {ts.name!r} (face match at most {match:.2f}, below "
+                         f"{ts.looks_like:.2f}); read without it")
             ts = None
         else:
             dets = ts.fit(rgb, dets, lambda: other_looks(rgb), match)

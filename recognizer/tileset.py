@@ -265,12 +265,26 @@ class TileSet:
                 out[which, k] = _slide(grey[which], face[None])[:, 0]
         return out
 
-    def match_score(self, rgb: np.ndarray, dets: Detections, limit: int = 32, coarse: bool = True) -> float:
-        """How much the photo's boxes look like this set's faces: the median best face match of up to ``limit`` boxes."""
+    def match_score(self, rgb: np.ndarray, dets: Detections, limit: int = 32, coarse: bool = True,
+                    refuse_below: float | None = None) -> float:
+        """How much the photo's boxes look like this set's faces: the median best face match of up to ``limit`` boxes.
+
+        With ``refuse_below``, the boxes are matched every other one first, and once more than half of them match under
+        it the median is under it too: the rest are left unmatched and the best match so far, itself under
+        ``refuse_below``, is returned as the median's bound. A photo of another set is refused in half the time."""
         if not len(dets) or not self.calibrated:
             return 0.0
         sample = dets[np.linspace(0, len(dets) - 1, min(limit, len(dets))).round().astype(np.int64)]
-        return float(np.median(self.aligned_match(crops_of(rgb, sample.boxes), coarse).max(axis=1)))
+        crops = crops_of(rgb, sample.boxes)
+        if refuse_below is None:
+            return float(np.median(self.aligned_match(crops, coarse).max(axis=1)))
+        order = np.r_[0:len(crops):2, 1:len(crops):2]
+        more_than_half = len(crops) // 2 + 1
+        first = self.aligned_match(crops[order[:more_than_half]], coarse).max(axis=1)
+        if (first < refuse_below).all():
+            return float(first.max())
+        rest = self.aligned_match(crops[order[more_than_half:]], coarse).max(axis=1)
+        return float(np.median(np.concatenate([first, rest])))
 
     def probabilities(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """The set's face probabilities where a tile shows one of its faces squarely, keeping face-down and not-a-tile.
@@ -752,7 +766,7 @@ def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = Non
         return None
     scores: dict[str, tuple[float, float]] = {}
     for name, ts in (read_all_tilesets()[0] if sets is None else sets).items():
-        scores[name] = (ts.match_score(rgb, dets), ts.looks_like)
+        scores[name] = (ts.match_score(rgb, dets, refuse_below=None if name == current else ts.looks_like), ts.looks_like)
     base = scores.get(current, (0.0, 1.0))[0] if current else 0.0
     fits = [(m, n) for n, (m, need) in scores.items() if n != current and m >= need and m > base + OTHER_LOOK_MARGIN]
     if not fits:
