@@ -44,6 +44,10 @@ LARGE_TILE = 48
 LOOK_TILES = (16, 24)
 #: Where two looks box one tile, the larger look's box is kept unless the detector is surer of the other by this much.
 LARGER_LOOK_FIRST = 0.15
+#: and a box sized as the photo's tiles (``size_likeness`` 1) is counted this much surer than one of no likeness.
+TILE_SIZED_FIRST = 0.4
+#: A box only one look finds is a tile's half, a letter or a pip when its ``size_likeness`` to the tiles is under this.
+HALF_A_TILE = 0.5
 #: A look already taken serves for a size when its tiles are within this share of it.
 NEAR_ENOUGH = (0.85, 1.35)
 #: The smallest look: a close-up of one tile, its short side half the photo's long side, is 32 px there.
@@ -131,11 +135,32 @@ class Looks:
         """Every look's tiles, boxes unlike the photo's tiles dropped. A tile found at two looks keeps the box the
         detector is surer of, the larger look's counted ``LARGER_LOOK_FIRST`` surer: there it sees the tile in more
         pixels and places it closer (the 1922 set's 中 and 發 were read one for the other in boxes placed at the
-        smaller look)."""
+        smaller look), and the box sized like the photo's tiles counted up to ``TILE_SIZED_FIRST`` surer: on the
+        1922 prints the larger look often boxes only a tile's face or one of its two characters, a box half the
+        tile's, where the smaller look boxes it whole."""
         sides = sorted(self.found)
         every = Detections(np.concatenate([self.found[s].boxes for s in sides]), np.concatenate([self.found[s].scores for s in sides]))
         larger = np.concatenate([np.full(len(self.found[s]), k, np.float32) for k, s in enumerate(sides)])
-        return tile_like(nms(every, rank=every.scores + LARGER_LOOK_FIRST * larger), self.tiles)
+        rank = every.scores + LARGER_LOOK_FIRST * larger
+        if self.tiles is None:
+            return tile_like(nms(every, rank=rank))
+        rank = rank + TILE_SIZED_FIRST * size_likeness(every.boxes, self.tiles.boxes)
+        kept = nms(every, rank=rank)
+        if len(sides) > 1:
+            seen = np.sum([iou_matrix(kept.boxes, self.found[s].boxes).max(axis=1) >= 0.5 for s in sides if len(self.found[s])], axis=0)
+            kept = kept[np.nonzero((seen >= 2) | (size_likeness(kept.boxes, self.tiles.boxes) >= HALF_A_TILE))[0]]
+        return tile_like(kept, self.tiles)
+
+
+def size_likeness(boxes: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """How like the photo's tiles (``tiles``, the boxes that showed their size) each box is in size: the product of
+    its short and long sides' ratios to theirs (the smaller over the larger), 1 for the same size whichever way it
+    lies, 0.5 for a tile's half."""
+    ref = np.median(np.sort(tiles[:, 2:], axis=1), axis=0)
+    own = np.sort(boxes[:, 2:], axis=1)
+    ratio = own / ref
+    like: np.ndarray = np.minimum(ratio, 1 / ratio).prod(axis=1)
+    return like
 
 
 def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD) -> Looks:
