@@ -52,6 +52,10 @@ TILE_SIZED_FIRST = 0.4
 TILE_SHAPED = 1.2
 #: A box only one look finds is a tile's half, a letter or a pip when its ``size_likeness`` to the tiles is under this.
 HALF_A_TILE = 0.5
+#: Two such halves side by side are one tile when together their ``size_likeness`` is at least this,
+JOINED_TILE = 0.65
+#: and the gap between them at most this share of the tiles' short side.
+HALVES_GAP = 0.2
 #: A look already taken serves for a size when its tiles are within this share of it.
 NEAR_ENOUGH = (0.85, 1.35)
 #: The smallest look: a close-up of one tile, its short side half the photo's long side, is 32 px there.
@@ -153,7 +157,7 @@ class Looks:
         if len(sides) > 1:
             seen = np.sum([iou_matrix(kept.boxes, self.found[s].boxes).max(axis=1) >= 0.5 for s in sides if len(self.found[s])], axis=0)
             kept = kept[np.nonzero((seen >= 2) | (size_likeness(kept.boxes, self.tiles.boxes) >= HALF_A_TILE))[0]]
-        return tile_like(kept, self.tiles)
+        return tile_like(halves_joined(kept, self.tiles), self.tiles)
 
 
 def size_likeness(boxes: np.ndarray, tiles: np.ndarray) -> np.ndarray:
@@ -244,6 +248,45 @@ def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
     held &= tiles.boxes[:, 2:].max(axis=1)[:, None] <= b[:, 2:].min(axis=1)[None] / 2
     bears = held.sum(axis=0) >= 2
     return large[bears] if bears.any() else tiles
+
+
+def halves_joined(dets: Detections, tiles: Detections) -> Detections:
+    """Two boxes side by side or one above the other, each at most half a tile (``HALF_A_TILE``), that together are
+    sized as one (``JOINED_TILE``) and nearer it than either: one tile, boxed whole. The detector boxes the two
+    characters of a 1922 print's tile (a numeral and 万) apart when it sees them large; a gap between the two of
+    more than ``HALVES_GAP`` of a tile's short side, or an overlap of more than a third of either, is two things."""
+    if len(dets) < 2:
+        return dets
+    b = dets.boxes
+    like = size_likeness(b, tiles.boxes)
+    short = float(np.median(np.sort(tiles.boxes[:, 2:], axis=1)[:, 0]))
+    x1, y1 = np.minimum(b[:, None, 0], b[None, :, 0]), np.minimum(b[:, None, 1], b[None, :, 1])
+    x2 = np.maximum(b[:, None, 0] + b[:, None, 2], b[None, :, 0] + b[None, :, 2])
+    y2 = np.maximum(b[:, None, 1] + b[:, None, 3], b[None, :, 1] + b[None, :, 3])
+    union = np.stack([x1, y1, x2 - x1, y2 - y1], -1)
+    ulike = size_likeness(union.reshape(-1, 4), tiles.boxes).reshape(len(b), len(b))
+    ox = np.minimum(b[:, None, 0] + b[:, None, 2], b[None, :, 0] + b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
+    oy = np.minimum(b[:, None, 1] + b[:, None, 3], b[None, :, 1] + b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
+    minw, minh = np.minimum(b[:, None, 2], b[None, :, 2]), np.minimum(b[:, None, 3], b[None, :, 3])
+    beside = (oy >= 0.6 * minh) & (ox >= -HALVES_GAP * short) & (ox <= minw / 3)
+    above = (ox >= 0.6 * minw) & (oy >= -HALVES_GAP * short) & (oy <= minh / 3)
+    ok = (beside | above) & (like[:, None] < HALF_A_TILE) & (like[None, :] < HALF_A_TILE) & (ulike >= JOINED_TILE)
+    ok &= (ulike > like[:, None]) & (ulike > like[None, :])
+    np.fill_diagonal(ok, False)
+    used = np.zeros(len(b), bool)
+    boxes, scores = b.copy(), dets.scores.copy()
+    drop = []
+    for flat in np.argsort(-np.where(ok, ulike, -1), axis=None):
+        i, j = divmod(int(flat), len(b))
+        if not ok[i, j]:
+            break
+        if used[i] or used[j]:
+            continue
+        used[i] = used[j] = True
+        boxes[i], scores[i] = union[i, j], max(scores[i], scores[j])
+        drop.append(j)
+    keep = np.setdiff1d(np.arange(len(b)), drop)
+    return dets.with_(boxes=boxes, scores=scores)[keep]
 
 
 def tile_shaped(tiles: Detections) -> Detections:

@@ -57,6 +57,17 @@ def test_a_small_box_both_looks_find_is_kept() -> None:
     assert len(merged) == 4
 
 
+def test_a_tiles_two_characters_boxed_apart_are_joined_into_the_tile() -> None:
+    """A sideways tile (50 by 36) at the row's end, its numeral and its 万 boxed apart as two squares 24 by 24 at both
+    looks: one box round the whole tile. The row's tiles, side by side, stay three."""
+    halves = [[240, 106, 24, 24], [265, 106, 24, 24]]
+    look = boxes(ROW.tolist() + halves, [0.9, 0.9, 0.9, 0.7, 0.6])
+    merged = Looks({384: look, 576: look}, boxes(ROW.tolist(), [0.9, 0.9, 0.9])).merged()
+    assert len(merged) == 4
+    assert iou_matrix(merged.boxes, np.array([[240, 100, 50, 36]], np.float32)).max() >= 0.5
+    assert iou_matrix(merged.boxes, ROW).max(axis=0).min() > 0.9
+
+
 def test_size_likeness_is_one_for_the_tiles_size_whichever_way_a_box_lies_and_a_half_for_its_half() -> None:
     like = size_likeness(np.array([[0, 0, 36, 50], [0, 0, 50, 36], [0, 0, 36, 25]], np.float32), ROW)
     assert like[0] == pytest.approx(1.0)
