@@ -46,9 +46,9 @@ LOOK_TILES = (16, 24)
 LARGER_LOOK_FIRST = 0.15
 #: and a box sized as the photo's tiles (``size_likeness`` 1) is counted this much surer than one of no likeness.
 TILE_SIZED_FIRST = 0.4
-#: A box whose long side is at least this many times its short side is shaped as a tile (a tile's is 1.3-1.45 and
-#: the detector's boxes round tiles keep it: median 1.28-1.43 on every book, set and leo photo); a letter, a pip or
-#: a tile's one character boxed alone is about square.
+#: A box whose long side is at least this many times its short side (and at most ``MAX_ASPECT``) is shaped as a tile
+#: (a tile's is 1.3-1.45 and the detector's boxes round tiles keep it: median 1.28-1.43 on every book, set and leo
+#: photo); a letter, a pip or a tile's one character boxed alone is about square.
 TILE_SHAPED = 1.2
 #: A box only one look finds is a tile's half, a letter or a pip when its ``size_likeness`` to the tiles is under this.
 HALF_A_TILE = 0.5
@@ -290,12 +290,13 @@ def halves_joined(dets: Detections, tiles: Detections) -> Detections:
 
 
 def tile_shaped(tiles: Detections) -> Detections:
-    """Of the boxes that showed a photo's tile size, those shaped as tiles (``TILE_SHAPED``), where two or more are
+    """Of the boxes that showed a photo's tile size, those shaped as tiles (``TILE_SHAPED``, no sliver of a
+    neighbour cut by the frame), where two or more are
     (all, if fewer): on the 1922 pages most of those boxes were square, a tile's one character or a caption letter
     boxed at both looks (their long side 1.1 times their short, the tiles' 1.3), and sized the tiles a fifth small
     and square, so that a tile's half was as like them as the tile."""
     short, long = tiles.boxes[:, 2:].min(axis=1), tiles.boxes[:, 2:].max(axis=1)
-    shaped = tiles[long >= TILE_SHAPED * short]
+    shaped = tiles[(long >= TILE_SHAPED * short) & (long <= MAX_ASPECT * short)]
     return shaped if len(shaped) >= min(2, len(tiles)) else tiles
 
 
