@@ -217,7 +217,9 @@ def tile_size(base: Detections, wide: Detections, long_side: int, smallest: floa
     A tile is boxed at both the base and the wide look, a caption letter or a pip only at the base look: the base
     look's sure boxes the wide look finds too show the size. The wide look's sure boxes too large for the base look
     (``LARGE_TILE``) show it when none agree and the base look's sure boxes lie mostly inside them: a close-up, whose
-    tiles the base look misses and whose pips (two or more) it boxes. A box the wide look finds smaller than ``WIDE_SMALLEST`` is
+    tiles the base look misses and whose pips (two or more) it boxes; not where the detector is surer of what they hold
+    than of them: those are tiles, the large boxes clumps of them (leo-024 turned over: tiles 0.66-0.90 sure at the
+    base look inside 0.50-0.59 boxes of two tiles each at the widest). A box the wide look finds smaller than ``WIDE_SMALLEST`` is
     no evidence (``smallest``, base-look pixels): a far photo's tiles are a few pixels there, and it boxes clumps of them."""
     sure = base[base.scores >= CONFIDENT]
     wide_short = wide.boxes[:, 2:].min(axis=1) * DETECT_LONG_SIDE / long_side
@@ -228,7 +230,8 @@ def tile_size(base: Detections, wide: Detections, long_side: int, smallest: floa
             return both
     large = wide[(wide.scores >= CONFIDENT) & (wide_short > max(LARGE_TILE, smallest))]
     inside = within(sure.centres, large.boxes) if len(large) else np.zeros(len(sure), bool)
-    if len(large) and (not len(sure) or (inside.mean() >= 0.5 and inside.sum() >= 2)):
+    surer = not len(sure) or not inside.any() or float(np.median(large.scores)) > float(np.median(sure.scores[inside]))
+    if len(large) and surer and (not len(sure) or (inside.mean() >= 0.5 and inside.sum() >= 2)):
         return large
     return None
 

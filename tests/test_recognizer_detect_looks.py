@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from pungchow_data.faces import SHARED_DIR
-from recognizer.detect import Looks, detect, iou_matrix, size_likeness
+from recognizer.detect import Looks, detect, iou_matrix, size_likeness, tile_size
 from recognizer.detections import Detections
 from recognizer.image import load_photo_sized
 
@@ -66,6 +66,14 @@ def test_a_tiles_two_characters_boxed_apart_are_joined_into_the_tile() -> None:
     assert len(merged) == 4
     assert iou_matrix(merged.boxes, np.array([[240, 100, 50, 36]], np.float32)).max() >= 0.5
     assert iou_matrix(merged.boxes, ROW).max(axis=0).min() > 0.9
+
+
+def test_tiles_the_detector_is_sure_of_are_not_taken_for_the_pips_of_a_clump_round_them() -> None:
+    """The base look boxes four tiles (0.9 sure), the widest look two clumps of two tiles each, 0.55 sure: the tiles
+    show the size, not the clumps (a close-up's tiles, surer than their pips, would)."""
+    tiles = [[100, 100, 40, 55], [142, 100, 40, 55], [200, 100, 40, 55], [242, 100, 40, 55]]
+    clumps = boxes([[98, 98, 86, 59], [198, 98, 86, 59]], [0.55, 0.55])
+    assert tile_size(boxes(tiles, [0.9] * 4), clumps, 384) is None
 
 
 def test_size_likeness_is_one_for_the_tiles_size_whichever_way_a_box_lies_and_a_half_for_its_half() -> None:
