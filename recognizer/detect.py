@@ -145,7 +145,9 @@ class Looks:
         pixels and places it closer (the 1922 set's 中 and 發 were read one for the other in boxes placed at the
         smaller look), and the box sized like the photo's tiles counted up to ``TILE_SIZED_FIRST`` surer: on the
         1922 prints the larger look often boxes only a tile's face or one of its two characters, a box half the
-        tile's, where the smaller look boxes it whole."""
+        tile's, where the smaller look boxes it whole. A box one look alone finds, under half a tile's size
+        (``HALF_A_TILE``), is a caption letter, a pip or such a half, and is dropped; two halves that make one tile
+        are joined (``halves_joined``)."""
         sides = sorted(self.found)
         every = Detections(np.concatenate([self.found[s].boxes for s in sides]), np.concatenate([self.found[s].scores for s in sides]))
         larger = np.concatenate([np.full(len(self.found[s]), k, np.float32) for k, s in enumerate(sides)])
