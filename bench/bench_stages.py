@@ -11,6 +11,7 @@ loses it (a box with IoU >= 0.5 round it counts as keeping it):
 - ``scale``: peaks round it at some look, none at the looks the photo is read at (``detect.looks``);
 - ``threshold``: peaks there, all under ``detect.SCORE_THRESHOLD``;
 - ``overlap``: above it, but dropped by the overlap step or as not tile-like (``detect.Looks.merged``);
+  a tile the merge boxes whole from its two halves (``detect.halves_joined``) is lost at none of these three;
 - ``levelling``: boxed, but lost when the photo was turned (``level.read_level``), its box put back on the photo;
 - ``set path``: lost when the tile set refitted the boxes (``TileSet.fit``);
 - ``not a tile``: the classifier called its box not a tile and it was dropped;
@@ -139,10 +140,11 @@ def follow(photo: Labelled, tileset: TileSet | None, model: Model) -> Followed:
 
     charge("not proposed", np.any([kept(peaks(rgb, model, side, PROPOSED), truth) for side in ANY_LOOK], axis=0))
     read_at = looks(rgb, model)
-    charge("scale", np.any([kept(peaks(rgb, model, side, PROPOSED), truth) for side in read_at.found], axis=0))
-    charge("threshold", np.any([kept(peaks(rgb, model, side, SCORE_THRESHOLD), truth) for side in read_at.found], axis=0))
     found = read_at.merged()
-    charge("overlap", kept(found.boxes, truth))
+    joined = kept(found.boxes, truth)  # a tile boxed from its two halves has no one peak round it, and is not lost
+    charge("scale", joined | np.any([kept(peaks(rgb, model, side, PROPOSED), truth) for side in read_at.found], axis=0))
+    charge("threshold", joined | np.any([kept(peaks(rgb, model, side, SCORE_THRESHOLD), truth) for side in read_at.found], axis=0))
+    charge("overlap", joined)
     image, dets, levelled = read_level(rgb, found)
     if tileset is not None:
         image, dets, levelled, match = as_the_faces_match(tileset.match_score, rgb, found, (image, dets, levelled))

@@ -44,6 +44,18 @@ LARGE_TILE = 48
 LOOK_TILES = (16, 24)
 #: Where two looks box one tile, the larger look's box is kept unless the detector is surer of the other by this much.
 LARGER_LOOK_FIRST = 0.15
+#: and a box sized as the photo's tiles (``size_likeness`` 1) is counted this much surer than one of no likeness.
+TILE_SIZED_FIRST = 0.4
+#: A box whose long side is at least this many times its short side (and at most ``MAX_ASPECT``) is shaped as a tile
+#: (a tile's is 1.3-1.45 and the detector's boxes round tiles keep it: median 1.28-1.43 on every book, set and leo
+#: photo); a letter, a pip or a tile's one character boxed alone is about square.
+TILE_SHAPED = 1.2
+#: A box only one look finds is a tile's half, a letter or a pip when its ``size_likeness`` to the tiles is under this.
+HALF_A_TILE = 0.5
+#: Two such halves side by side are one tile when together their ``size_likeness`` is at least this,
+JOINED_TILE = 0.65
+#: and the gap between them at most this share of the tiles' short side.
+HALVES_GAP = 0.2
 #: A look already taken serves for a size when its tiles are within this share of it.
 NEAR_ENOUGH = (0.85, 1.35)
 #: The smallest look: a close-up of one tile, its short side half the photo's long side, is 32 px there.
@@ -131,11 +143,34 @@ class Looks:
         """Every look's tiles, boxes unlike the photo's tiles dropped. A tile found at two looks keeps the box the
         detector is surer of, the larger look's counted ``LARGER_LOOK_FIRST`` surer: there it sees the tile in more
         pixels and places it closer (the 1922 set's 中 and 發 were read one for the other in boxes placed at the
-        smaller look)."""
+        smaller look), and the box sized like the photo's tiles counted up to ``TILE_SIZED_FIRST`` surer: on the
+        1922 prints the larger look often boxes only a tile's face or one of its two characters, a box half the
+        tile's, where the smaller look boxes it whole. A box one look alone finds, under half a tile's size
+        (``HALF_A_TILE``), is a caption letter, a pip or such a half, and is dropped; two halves that make one tile
+        are joined (``halves_joined``)."""
         sides = sorted(self.found)
         every = Detections(np.concatenate([self.found[s].boxes for s in sides]), np.concatenate([self.found[s].scores for s in sides]))
         larger = np.concatenate([np.full(len(self.found[s]), k, np.float32) for k, s in enumerate(sides)])
-        return tile_like(nms(every, rank=every.scores + LARGER_LOOK_FIRST * larger), self.tiles)
+        rank = every.scores + LARGER_LOOK_FIRST * larger
+        if self.tiles is None:
+            return tile_like(nms(every, rank=rank))
+        rank = rank + TILE_SIZED_FIRST * size_likeness(every.boxes, self.tiles.boxes)
+        kept = nms(every, rank=rank)
+        if len(sides) > 1:
+            seen = np.sum([iou_matrix(kept.boxes, self.found[s].boxes).max(axis=1) >= 0.5 for s in sides if len(self.found[s])], axis=0)
+            kept = kept[np.nonzero((seen >= 2) | (size_likeness(kept.boxes, self.tiles.boxes) >= HALF_A_TILE))[0]]
+        return tile_like(halves_joined(kept, self.tiles), self.tiles)
+
+
+def size_likeness(boxes: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """How like the photo's tiles (``tiles``, the boxes that showed their size) each box is in size: the product of
+    its short and long sides' ratios to theirs (the smaller over the larger), 1 for the same size whichever way it
+    lies, 0.5 for a tile's half."""
+    ref = np.median(np.sort(tiles[:, 2:], axis=1), axis=0)
+    own = np.sort(boxes[:, 2:], axis=1)
+    ratio = own / ref
+    like: np.ndarray = np.minimum(ratio, 1 / ratio).prod(axis=1)
+    return like
 
 
 def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD) -> Looks:
@@ -159,6 +194,7 @@ def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_
         tiles = base[base.scores >= CONFIDENT]  # the wide looks box nothing sure, or only clumps of a far photo's tiles
     if tiles is None:
         return Looks({DETECT_LONG_SIDE: taken[DETECT_LONG_SIDE]}, None)
+    tiles = tile_shaped(tiles)
     tile = float(np.median(tiles.boxes[:, 2:].min(axis=1))) / max(rgb.shape[:2])  # per pixel of long side
     found: dict[int, Detections] = {}
     for size in LOOK_TILES:
@@ -183,7 +219,9 @@ def tile_size(base: Detections, wide: Detections, long_side: int, smallest: floa
     A tile is boxed at both the base and the wide look, a caption letter or a pip only at the base look: the base
     look's sure boxes the wide look finds too show the size. The wide look's sure boxes too large for the base look
     (``LARGE_TILE``) show it when none agree and the base look's sure boxes lie mostly inside them: a close-up, whose
-    tiles the base look misses and whose pips (two or more) it boxes. A box the wide look finds smaller than ``WIDE_SMALLEST`` is
+    tiles the base look misses and whose pips (two or more) it boxes; not where the detector is surer of what they hold
+    than of them: those are tiles, the large boxes clumps of them (leo-024 turned over: tiles 0.66-0.90 sure at the
+    base look inside 0.50-0.59 boxes of two tiles each at the widest). A box the wide look finds smaller than ``WIDE_SMALLEST`` is
     no evidence (``smallest``, base-look pixels): a far photo's tiles are a few pixels there, and it boxes clumps of them."""
     sure = base[base.scores >= CONFIDENT]
     wide_short = wide.boxes[:, 2:].min(axis=1) * DETECT_LONG_SIDE / long_side
@@ -194,7 +232,8 @@ def tile_size(base: Detections, wide: Detections, long_side: int, smallest: floa
             return both
     large = wide[(wide.scores >= CONFIDENT) & (wide_short > max(LARGE_TILE, smallest))]
     inside = within(sure.centres, large.boxes) if len(large) else np.zeros(len(sure), bool)
-    if len(large) and (not len(sure) or (inside.mean() >= 0.5 and inside.sum() >= 2)):
+    surer = not len(sure) or not inside.any() or float(np.median(large.scores)) > float(np.median(sure.scores[inside]))
+    if len(large) and surer and (not len(sure) or (inside.mean() >= 0.5 and inside.sum() >= 2)):
         return large
     return None
 
@@ -214,6 +253,56 @@ def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
     held &= tiles.boxes[:, 2:].max(axis=1)[:, None] <= b[:, 2:].min(axis=1)[None] / 2
     bears = held.sum(axis=0) >= 2
     return large[bears] if bears.any() else tiles
+
+
+def halves_joined(dets: Detections, tiles: Detections) -> Detections:
+    """Two boxes side by side or one above the other, each at most half a tile (``HALF_A_TILE``), that together are
+    sized as one (``JOINED_TILE``) and nearer it than either: one tile, boxed whole. The detector boxes the two
+    characters of a 1922 print's tile (a numeral and 万) apart when it sees them large; a gap between the two of
+    more than ``HALVES_GAP`` of a tile's short side, or an overlap of more than a third of either, is two things."""
+    if len(dets) < 2:
+        return dets
+    b = dets.boxes
+    like = size_likeness(b, tiles.boxes)
+    short = float(np.median(np.sort(tiles.boxes[:, 2:], axis=1)[:, 0]))
+    x1, y1 = np.minimum(b[:, None, 0], b[None, :, 0]), np.minimum(b[:, None, 1], b[None, :, 1])
+    x2 = np.maximum(b[:, None, 0] + b[:, None, 2], b[None, :, 0] + b[None, :, 2])
+    y2 = np.maximum(b[:, None, 1] + b[:, None, 3], b[None, :, 1] + b[None, :, 3])
+    union = np.stack([x1, y1, x2 - x1, y2 - y1], -1)
+    ulike = size_likeness(union.reshape(-1, 4), tiles.boxes).reshape(len(b), len(b))
+    ox = np.minimum(b[:, None, 0] + b[:, None, 2], b[None, :, 0] + b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
+    oy = np.minimum(b[:, None, 1] + b[:, None, 3], b[None, :, 1] + b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
+    minw, minh = np.minimum(b[:, None, 2], b[None, :, 2]), np.minimum(b[:, None, 3], b[None, :, 3])
+    beside = (oy >= 0.6 * minh) & (ox >= -HALVES_GAP * short) & (ox <= minw / 3)
+    above = (ox >= 0.6 * minw) & (oy >= -HALVES_GAP * short) & (oy <= minh / 3)
+    ok = (beside | above) & (like[:, None] < HALF_A_TILE) & (like[None, :] < HALF_A_TILE) & (ulike >= JOINED_TILE)
+    ok &= (ulike > like[:, None]) & (ulike > like[None, :])
+    np.fill_diagonal(ok, False)
+    used = np.zeros(len(b), bool)
+    boxes, scores = b.copy(), dets.scores.copy()
+    drop = []
+    for flat in np.argsort(-np.where(ok, ulike, -1), axis=None):
+        i, j = divmod(int(flat), len(b))
+        if not ok[i, j]:
+            break
+        if used[i] or used[j]:
+            continue
+        used[i] = used[j] = True
+        boxes[i], scores[i] = union[i, j], max(scores[i], scores[j])
+        drop.append(j)
+    keep = np.setdiff1d(np.arange(len(b)), drop)
+    return dets.with_(boxes=boxes, scores=scores)[keep]
+
+
+def tile_shaped(tiles: Detections) -> Detections:
+    """Of the boxes that showed a photo's tile size, those shaped as tiles (``TILE_SHAPED``, no sliver of a
+    neighbour cut by the frame), where two or more are
+    (all, if fewer): on the 1922 pages most of those boxes were square, a tile's one character or a caption letter
+    boxed at both looks (their long side 1.1 times their short, the tiles' 1.3), and sized the tiles a fifth small
+    and square, so that a tile's half was as like them as the tile."""
+    short, long = tiles.boxes[:, 2:].min(axis=1), tiles.boxes[:, 2:].max(axis=1)
+    shaped = tiles[(long >= TILE_SHAPED * short) & (long <= MAX_ASPECT * short)]
+    return shaped if len(shaped) >= min(2, len(tiles)) else tiles
 
 
 def within(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
