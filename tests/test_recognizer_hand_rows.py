@@ -21,7 +21,7 @@ from recognizer.pipeline import recognize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from bench_distractors import draw_scene, judge  # noqa: E402
+from bench_distractors import draw_scene, judge
 
 TILE_W, TILE_H = 40.0, 54.0
 
