@@ -161,9 +161,9 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
     reach = gaps[:, in_rows].min(axis=1)
     # a lone tile or pair joins the rows it lies by, or anywhere when its face is sure; it leads nothing further in
     in_rows |= alike & (((sure >= LONE_EVIDENCE) & (reach <= JOIN_GAP)) | (sure >= FAR_SURE))
-    smaller = _alike(boxes, size / SIZE_FACTOR, aspect, frame)  # a set laid flat beyond the row, seen smaller
+    smaller = _alike(boxes, size / SIZE_FACTOR, aspect, frame)  # a set laid flat beyond the rows, seen smaller
     for r in rows:
-        if len(r) < ROW and smaller[r].all() and float(sure[r].max()) >= FAR_SURE:
+        if len(r) == 2 and smaller[r].all() and float(sure[r].max()) >= FAR_SURE:
             in_rows[r] = True
     return HandRows(in_rows, size)
 
