@@ -47,6 +47,8 @@ LONE_EVIDENCE = 0.05
 #: A face-down back counts this much of its confidence: backs are a kong's ends, or another player's rack.
 BACK_WEIGHT = 0.5
 ROW = 3
+#: The note names this many of the boxes set aside (a keyboard gives a hundred), then counts the rest.
+NAMED = 12
 #: A box within this many pixels of the photo's edge is cut by it.
 AT_THE_EDGE = 2.0
 
@@ -159,8 +161,12 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
         if unit is anchor or (len(members) >= ROW and float(sure[members].mean()) >= ROW_EVIDENCE):
             in_rows[members] = True
     reach = gaps[:, in_rows].min(axis=1)
-    # a lone tile or pair joins the rows it lies by, or anywhere when its face is sure; it leads nothing further in
-    in_rows |= alike & (((sure >= LONE_EVIDENCE) & (reach <= JOIN_GAP)) | (sure >= FAR_SURE))
+    loose = np.zeros(n, bool)
+    for r in rows:
+        loose[r] = len(r) < ROW
+    # a lone tile or pair joins the rows it lies by, or anywhere when its face is sure; it leads nothing further in,
+    # and a row set aside stays aside, key by key
+    in_rows |= loose & alike & (((sure >= LONE_EVIDENCE) & (reach <= JOIN_GAP)) | (sure >= FAR_SURE))
     smaller = _alike(boxes, size / SIZE_FACTOR, aspect, frame)  # a set laid flat beyond the rows, seen smaller
     for r in rows:
         if len(r) == 2 and smaller[r].all() and float(sure[r].max()) >= FAR_SURE:
@@ -179,7 +185,8 @@ class SetAside:
         """The reading's note naming them as the player sees them numbered; none when nothing was set aside."""
         if not self.tiles:
             return []
-        named = ", ".join(numbers[k] for k in self.tiles)
+        named = ", ".join(numbers[k] for k in self.tiles[:NAMED])
+        named += f" and {len(self.tiles) - NAMED} more" if len(self.tiles) > NAMED else ""
         return [f"{len(self.tiles)} box(es) set aside: {self.why} ({named}); count any that is a tile of this hand back in"]
 
 
