@@ -40,9 +40,10 @@ JOIN_GAP = 1.5
 FAR_SURE = 0.5
 #: Lone tiles this many tile heights apart or less make a column.
 COLUMN_GAP = 0.5
-#: A row (three boxes or more) joins only if its faces, weighed as below, average at least this.
-ROW_EVIDENCE = 0.1
-#: A lone tile or pair joins only if its face, so weighed, is at least this.
+#: A row (three boxes or more) joins only if its faces are, on average, this plausibly faces of one set (``plausible``):
+#: a row of tiles misread unsurely is still a row of tiles; a row of keys read as one face is not.
+ROW_PLAUSIBLE = 0.4
+#: A lone tile or pair joins only if its face, weighed by its confidence too (``evidence``), is at least this.
 LONE_EVIDENCE = 0.05
 #: A face-down back counts this much of its confidence: backs are a kong's ends, or another player's rack.
 BACK_WEIGHT = 0.5
@@ -62,15 +63,21 @@ def face_caps() -> np.ndarray:
     return caps
 
 
-def evidence(dets: Detections) -> np.ndarray:
-    """How surely each box is a tile by its face alone: its reading's confidence, less its not-a-tile probability,
-    shared out where the photo reads a face more often than a set holds it (fifty white dragons are a keyboard's keys,
-    not fifty tiles); a back counts ``BACK_WEIGHT`` of it."""
+def plausible(dets: Detections) -> np.ndarray:
+    """How far each box's face is one a set could hold, whatever the classifier's confidence: its not-a-tile
+    probability's complement, shared out where the photo reads a face more often than a set holds it (fifty white
+    dragons are a keyboard's keys, not fifty tiles); a back counts ``BACK_WEIGHT`` of it."""
     codes = dets.codes
     counts = np.bincount(codes[codes >= 0], minlength=len(CLASSES)).astype(np.float64)
     census = np.minimum(1.0, face_caps()[codes] / np.maximum(counts[codes], 1.0))
     weight = np.where(codes == XX_INDEX, BACK_WEIGHT, 1.0)
-    out: np.ndarray = dets.confidence * (1.0 - dets.probs[:, NT_INDEX]) * census * weight
+    out: np.ndarray = (1.0 - dets.probs[:, NT_INDEX]) * census * weight
+    return out
+
+
+def evidence(dets: Detections) -> np.ndarray:
+    """How surely each box is a tile by its face alone: :func:`plausible`, times the reading's confidence."""
+    out: np.ndarray = dets.confidence * plausible(dets)
     return out
 
 
@@ -145,7 +152,8 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
     n = len(dets)
     if n <= FEW_BOXES:
         return HandRows(np.ones(n, bool), float(np.sqrt(dets.boxes[:, 2] * dets.boxes[:, 3]).mean()) if n else 0.0)
-    sure = evidence(dets)
+    could_be = plausible(dets)
+    sure = dets.confidence * could_be
     rows = runs(dets)
     face_up = np.where(dets.codes == XX_INDEX, 0.0, sure)
     anchor = max(rows, key=lambda r: (float(face_up[r].sum()), len(r)))
@@ -158,7 +166,7 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
     in_rows = np.zeros(n, bool)
     for unit in [anchor, *(r for r in rows if len(r) >= ROW), *_columns(rows, alike, gaps)]:
         members = [k for k in unit if alike[k]]
-        if unit is anchor or (len(members) >= ROW and float(sure[members].mean()) >= ROW_EVIDENCE):
+        if unit is anchor or (len(members) >= ROW and float(could_be[members].mean()) >= ROW_PLAUSIBLE):
             in_rows[members] = True
     reach = gaps[:, in_rows].min(axis=1)
     loose = np.zeros(n, bool)
