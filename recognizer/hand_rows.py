@@ -40,9 +40,12 @@ JOIN_GAP = 1.5
 FAR_SURE = 0.5
 #: Lone tiles this many tile heights apart or less make a column.
 COLUMN_GAP = 0.5
-#: A row (three boxes or more) joins only if its faces are, on average, this plausibly faces of one set (``plausible``):
-#: a row of tiles misread unsurely is still a row of tiles; a row of keys read as one face is not.
+#: A row (three boxes or more) by the hand's rows joins if its faces are, on average, this plausibly faces of one set
+#: (``plausible``): a row of tiles misread unsurely is still a row of tiles; a row of keys read as one face is not.
+NEAR_PLAUSIBLE = 0.25
+#: A row apart from them (a printed page's groups) needs more, and its faces read at least this surely (``evidence``).
 ROW_PLAUSIBLE = 0.4
+ROW_EVIDENCE = 0.1
 #: A lone tile or pair joins only if its face, weighed by its confidence too (``evidence``), is at least this.
 LONE_EVIDENCE = 0.05
 #: A face-down back counts this much of its confidence: backs are a kong's ends, or another player's rack.
@@ -164,10 +167,19 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
     alike = _alike(boxes, size, aspect, frame)
     gaps = _gaps(boxes) / tile_h
     in_rows = np.zeros(n, bool)
-    for unit in [anchor, *(r for r in rows if len(r) >= ROW), *_columns(rows, alike, gaps)]:
-        members = [k for k in unit if alike[k]]
-        if unit is anchor or (len(members) >= ROW and float(could_be[members].mean()) >= ROW_PLAUSIBLE):
-            in_rows[members] = True
+    in_rows[[k for k in anchor if alike[k]]] = True
+    waiting = [[k for k in unit if alike[k]] for unit in [*(r for r in rows if len(r) >= ROW and r is not anchor),
+                                                           *_columns(rows, alike, gaps)]]
+    waiting = [m for m in waiting if len(m) >= ROW]
+    while waiting:  # row by row: one by the rows already in needs only faces a set could hold; one apart, read surely
+        reach = gaps[:, in_rows].min(axis=1)
+        joining = [m for m in waiting if (float(could_be[m].mean()) >= NEAR_PLAUSIBLE and reach[m].min() <= JOIN_GAP)
+                   or (float(could_be[m].mean()) >= ROW_PLAUSIBLE and float(sure[m].mean()) >= ROW_EVIDENCE)]
+        if not joining:
+            break
+        for m in joining:
+            in_rows[m] = True
+            waiting.remove(m)
     reach = gaps[:, in_rows].min(axis=1)
     loose = np.zeros(n, bool)
     for r in rows:
