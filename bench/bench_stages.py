@@ -15,6 +15,8 @@ loses it (a box with IoU >= 0.5 round it counts as keeping it):
 - ``levelling``: boxed, but lost when the photo was turned (``level.read_level``), its box put back on the photo;
 - ``set path``: lost when the tile set refitted the boxes (``TileSet.fit``);
 - ``not a tile``: the classifier called its box not a tile and it was dropped;
+- ``set aside``: boxed and read, but set aside as not in the hand's rows (``hand_rows.group_the_hand``): still shown,
+  not counted in the hand (nor, in tile F1, as read);
 - ``wrong code``: boxed and read, read as another face; ``right`` otherwise.
 
 Book photos (``../shared/realdev/book-1922``) are labelled whole: tile F1 counts every box read, and a tile printed
@@ -39,14 +41,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from recognizer.classify import NT_INDEX, classify
 from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks, other_looks
 from recognizer.detections import Detections
-from recognizer.group import group
+from recognizer.hand_rows import group_the_hand
 from recognizer.image import load_photo_sized
 from recognizer.level import as_the_faces_match, read_level
 from recognizer.models import Model, load_model
 from recognizer.tileset import TileSet, load_tileset
 
 REALDEV = Path(__file__).resolve().parent.parent.parent / "shared" / "realdev"
-STAGES = ("not proposed", "scale", "threshold", "overlap", "levelling", "set path", "not a tile", "wrong code", "right")
+STAGES = ("not proposed", "scale", "threshold", "overlap", "levelling", "set path", "not a tile", "set aside", "wrong code",
+          "right")
 #: The looks a tile may be proposed at, and the heat a peak needs to count as proposed.
 ANY_LOOK = (192, 256, 320, 384, 448, 512, 640, 800)
 PROPOSED = 0.05
@@ -159,7 +162,9 @@ def follow(photo: Labelled, tileset: TileSet | None, model: Model) -> Followed:
     named = classify(image, dets, tileset, drop_not_tiles=False)
     tiles = named[named.codes != NT_INDEX]
     charge("not a tile", kept(on_photo(tiles).boxes, truth))
-    tiles = on_photo(group(tiles)[0])
+    grouped, _, aside = group_the_hand(tiles, image.shape[:2])
+    tiles = on_photo(grouped[np.setdiff1d(np.arange(len(grouped)), aside.tiles)])
+    charge("set aside", kept(tiles.boxes, truth))
     pairs = matched(tiles, truth)
     readable = np.array([c != UNREADABLE for c in photo.codes], bool)
     right = np.array([j in pairs and tiles.code(pairs[j]) == photo.codes[j] for j in range(n)], bool)
@@ -183,12 +188,12 @@ def report(title: str, followed: list[Followed]) -> dict[str, object]:
     for f in followed:
         count = Counter(f.stages)
         every.update(count)
-        boxed = sum(count[s] for s in ("not a tile", "wrong code", "right"))
+        boxed = sum(count[s] for s in ("not a tile", "set aside", "wrong code", "right"))
         where = ", ".join(f"{s} {count[s]}" for s in STAGES[:-1] if count[s])
         photo_f1 = f"{f1(f.right, f.read, f.readable):5.3f}" if f.photo.whole else "  -  "
         print(f"{f.photo.name:18} {len(f.stages):5d} {boxed:5d} {count['right']:5d} {photo_f1} {f.degrees:5.0f}  {where}")
     tiles = sum(every.values())
-    boxed = sum(every[s] for s in ("not a tile", "wrong code", "right"))
+    boxed = sum(every[s] for s in ("not a tile", "set aside", "wrong code", "right"))
     whole = [f for f in followed if f.photo.whole]
     share, right = round(boxed / max(tiles, 1), 3), round(every["right"] / max(tiles, 1), 3)
     tile_f1 = round(f1(sum(f.right for f in whole), sum(f.read for f in whole), sum(f.readable for f in whole)), 3) if whole else None

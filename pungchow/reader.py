@@ -54,7 +54,7 @@ def _print_recognition(res: Recognition, as_json: bool, *, won_by_given: bool = 
     print(f"{len(d)} tiles in a {width}x{height} photo ({sum(res.timings_ms.values()):.0f} ms)")
     for g in res.groups:
         codes = " ".join(d.code(k) for k in g.members)
-        where = "" if g.in_hand else "  (not this hand)"
+        where = "" if g.in_hand else f"  (set aside: {g.aside})" if g.aside else "  (not this hand)"
         print(f"  {g.kind.value:<9} {codes}{where}")
     for k in range(len(d)):
         if d.confidence[k] < UNSURE_BELOW:

@@ -663,7 +663,7 @@ def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     """The pipeline's step: the tiles read as the likeliest legal hand (alike tiles pulled together first,
     ``likeness.pull_alike``), grouped again when a tile changed; ``names`` how the reasons name the tiles (their
     numbers on the photo). None when the tiles carry no probabilities."""
-    from recognizer.group import group
+    from recognizer.hand_rows import group_again
     from recognizer.likeness import pull_alike
 
     if not len(dets) or not dets.probs.any():
@@ -674,7 +674,7 @@ def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape
         return dets, groups, decoding
     codes = np.array(decoding.best.codes, np.int64)
     confidence = dets.probs[np.arange(len(dets)), codes]
-    regrouped, groups = group(dets.with_(codes=codes, confidence=confidence, face_down=codes == _XX))
+    regrouped, groups = group_again(dets.with_(codes=codes, confidence=confidence, face_down=codes == _XX), groups)
     return regrouped, groups, decoding
 
 

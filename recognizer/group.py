@@ -54,6 +54,8 @@ class Group:
     members: tuple[int, ...]
     concealed: bool = False
     in_hand: bool = True
+    #: Why the reader set these boxes aside (``recognizer.hand_rows``); empty for the groups the table's layout makes.
+    aside: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", GroupKind(self.kind))

@@ -66,7 +66,8 @@ class Recognition:
             "image": {"width": width, "height": height},
             "read_at": {"width": self.size[0], "height": self.size[1]},
             "tiles": self.detections.with_(boxes=self.boxes_at(width, height)).tile_dicts(),
-            "groups": [{"id": g.id, "kind": g.kind.value, "tiles": list(g.members), "concealed": g.concealed, "in_hand": g.in_hand}
+            "groups": [{"id": g.id, "kind": g.kind.value, "tiles": list(g.members), "concealed": g.concealed, "in_hand": g.in_hand,
+                        **({"set_aside": g.aside} if g.aside else {})}
                        for g in self.groups],
             "hand": {**self.hand.to_dict(), **({"trace": self.trace.to_json()} if self.trace else {})},
             "notation": str(self.hand),

@@ -13,8 +13,8 @@ from recognizer.blas import one_blas_thread
 from recognizer.classify import classify, cut_by_the_frame
 from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
 from recognizer.detect import detect, other_looks
-from recognizer.group import group
 from recognizer.hand import Recognition, read_hand
+from recognizer.hand_rows import group_the_hand
 from recognizer.image import load_photo, load_photo_sized
 from recognizer.level import as_the_faces_match, read_level
 from recognizer.numbering import corners, photo_order
@@ -67,7 +67,8 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     lap("tileset")
     dets = classify(rgb, dets, ts, cut=cut_by_the_frame(levelled.to_photo(dets.boxes) if levelled is not None else dets.boxes, size))
     lap("classify")
-    dets, groups = group(dets)
+    dets, groups, aside = group_the_hand(dets, rgb.shape[:2])  # keys, dominoes, counters beside the hand: set aside, still shown
+    notes += aside.note(_numbered(dets.boxes, levelled))
     lap("group")
     shapes = get_rule_set(rules).special_shapes if rules else EVERY_BOOKS_SHAPES
     bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES

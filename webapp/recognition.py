@@ -82,7 +82,7 @@ def review_from_result(result: dict[str, Any], drawn_size: tuple[int, int] | Non
                       tuple((str(a["code"]), float(a["p"])) for a in t.get("top3", [])))
              for t in result.get("tiles", [])]
     groups = [Group(int(g.get("id", i)), GroupKind(g.get("kind", GroupKind.OTHER.value)), tuple(int(k) for k in g.get("tiles", [])),
-                    bool(g.get("concealed", False)), bool(g.get("in_hand", True)))
+                    bool(g.get("concealed", False)), bool(g.get("in_hand", True)), str(g.get("set_aside", "")))
               for i, g in enumerate(result.get("groups", []))]
     return from_reading(tiles, groups, recognised=result, turned=float(result.get("turned", 0.0)))
 

@@ -50,6 +50,8 @@ class ReadTile:
     confidence: float = 1.0
     alternatives: tuple[tuple[str, float], ...] = ()
     in_hand: bool = True
+    #: Why the reader set the box aside (``recognizer.hand_rows``: keys or dominoes beside the hand); empty otherwise.
+    aside: str = ""
 
     @classmethod
     def of(cls, detection: ReadTile | dict[str, Any]) -> ReadTile:
@@ -59,7 +61,7 @@ class ReadTile:
         return cls(str(detection["code"]), None if box is None else tuple(float(v) for v in box),  # type: ignore[arg-type]
                    float(detection.get("confidence", 1.0)),
                    tuple((str(c), float(p)) for c, p in detection.get("alternatives", ())),
-                   bool(detection.get("in_hand", True)))
+                   bool(detection.get("in_hand", True)), str(detection.get("aside", "")))
 
 
 @dataclass(frozen=True)
@@ -82,12 +84,14 @@ class ReviewTile:
     """Why the hand, read as a whole, gives this tile another face than the reader's best guess; None when it does not."""
     other: str | None = None
     """The face the runner-up reading of the hand gives this tile, where it differs."""
+    aside: str = ""
+    """Why the reader set it aside (a key, a domino beside the hand); empty once the player says where it lies."""
 
     @property
     def label(self) -> str:
         """How the page names a tile: the number drawn on the photo, its face, how sure the reader was."""
         sure = "" if self.confidence is None else f" ({self.confidence:.0%}{', read as a hand' if self.decoded else ''})"
-        aside = "" if self.in_hand else ", not in this hand"
+        aside = "" if self.in_hand else f", set aside: {self.aside}" if self.aside else ", not in this hand"
         return f"#{self.id} {self.code}{sure}{aside}"
 
 
@@ -308,7 +312,8 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
         if g.concealed:
             concealed_sets.append(len(sets))
         sets.append(list(g.members))
-    placed = [replace(t, in_hand=i in in_hand or not groups) for i, t in enumerate(tiles)]
+    why = {k: g.aside for g in groups if g.aside for k in g.members}
+    placed = [replace(t, in_hand=i in in_hand or not groups, aside=why.get(i, "")) for i, t in enumerate(tiles)]
     review = from_detections(placed, sets, concealed_sets, winning_index=winning, recognised=recognised, turned=turned)
     # A reading the decoder made is read again by the tiles' numbers, as after every correction, so a tile it moved is
     # marked with why; a record saved before the decoder is shown as it was saved.
@@ -355,6 +360,7 @@ def from_detections(
                 group=group_of.get(i),
                 source="recognised",
                 in_hand=det.in_hand,
+                aside="" if det.in_hand else det.aside,
             )
         )
     used = {t.group for t in tiles}
@@ -504,7 +510,7 @@ def set_in_hand(review: Review, tile_id: int, in_hand: bool) -> Review:
     old = review.tile(tile_id)
     if old.in_hand == in_hand:
         return review
-    tiles = _with_tile(review, tile_id, in_hand=in_hand, group=old.group if in_hand else None)
+    tiles = _with_tile(review, tile_id, in_hand=in_hand, group=old.group if in_hand else None, aside="")
     return replace(
         review,
         tiles=tiles,
@@ -521,7 +527,7 @@ def swap_aside(review: Review) -> Review:
     dropped = [t.id for t in review.tiles if t.in_hand and t.group is None]
     if not counted:
         return review
-    tiles = tuple(replace(t, in_hand=not t.in_hand) if t.id in counted or t.id in dropped else t for t in review.tiles)
+    tiles = tuple(replace(t, in_hand=not t.in_hand, aside="") if t.id in counted or t.id in dropped else t for t in review.tiles)
     return replace(
         review, tiles=tiles,
         winning_tile=None if review.winning_tile in dropped else review.winning_tile,

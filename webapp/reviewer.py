@@ -321,7 +321,9 @@ def show_faces(slot: Slot, review: rv.Review) -> None:
             st.image(tile_row(t.code for t in members[start_at : start_at + TILES_PER_ROW]))
     aside = [t for t in review.tiles if not t.in_hand]
     if aside:
-        st.caption("Set aside, not in this hand: " + ", ".join(f"#{t.id} {t.code}" for t in aside))
+        for why in sorted({t.aside for t in aside}):  # the reader's reason (keys beside the hand), or the player's own
+            st.caption((f"Set aside: {why}: " if why else "Set aside, not in this hand: ")
+                       + ", ".join(f"#{t.id} {t.code}" for t in aside if t.aside == why))
         st.button(f"Count these {len(aside)} instead of the concealed tiles", key=slot.key("swap"), on_click=edit,
                   args=(slot, rv.swap_aside), help="The reader took the wrong tiles for the hand: swap them in one tap")
 

@@ -1,0 +1,125 @@
+"""Only the hand's tiles are counted in the hand: keys, dominoes and counters beside it are set aside, still shown.
+
+A player photographs a finished hand on a laptop, or beside a game of dominoes; the reader boxes the keys too and
+reads a light key as a white dragon. The hand is the row or rows of tiles the photo is about: every other box is set
+aside (a group not in the hand, saying why), so the page and ``--json`` still show it and one tap counts it back in.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from recognizer.detections import Detections
+from recognizer.group import GroupKind
+from recognizer.hand_rows import NOT_IN_THE_ROWS, group_again, group_the_hand, hand_rows
+from recognizer.labels import CLASSES
+from recognizer.pipeline import recognize
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from bench_distractors import draw_scene, judge
+
+TILE_W, TILE_H = 40.0, 54.0
+
+
+def read_as(boxes: list[tuple[float, float, float, float]], codes: list[str], sure: float = 0.9) -> Detections:
+    """Boxes the classifier read as ``codes``, each at ``sure``."""
+    n = len(boxes)
+    idx = np.array([CLASSES.index(c) for c in codes], np.int64)
+    probs = np.full((n, len(CLASSES)), (1 - sure) / (len(CLASSES) - 1), np.float32)
+    probs[np.arange(n), idx] = sure
+    top3 = np.argsort(-probs, axis=1)[:, :3]
+    return Detections(np.array(boxes, np.float32), np.full(n, 0.9, np.float32), idx, probs[np.arange(n), idx], top3,
+                      np.take_along_axis(probs, top3, 1), probs=probs)
+
+
+def a_row(codes: list[str], x: float, y: float, w: float = TILE_W, h: float = TILE_H) -> list[tuple[float, float, float, float]]:
+    return [(x + k * (w + 1), y, w, h) for k in range(len(codes))]
+
+
+HAND = ["1B", "9B", "1C", "9C", "1D", "9D", "EW", "SW", "WW", "NW", "RD", "GD", "WD", "WD"]
+
+
+def test_a_keyboard_of_white_dragons_below_the_thirteen_orphans_is_set_aside() -> None:
+    keys = [(20 + c * 46, 200 + r * 46, 40, 40) for r in range(4) for c in range(14)]
+    dets = read_as(a_row(HAND, 20, 60) + keys, HAND + ["WD"] * len(keys), sure=0.7)
+    rows = hand_rows(dets, (600, 800))
+    assert rows.in_rows[: len(HAND)].all()
+    assert not rows.in_rows[len(HAND):].any()
+
+
+def test_a_flower_laid_apart_and_a_set_in_a_second_row_stay_in_the_hand() -> None:
+    concealed = ["2B", "3B", "4B", "5C", "5C", "5C", "7D", "8D", "9D", "EW", "EW"]
+    dets = read_as(a_row(concealed, 20, 60) + a_row(["RD"] * 3, 20, 150) + [(600, 160, TILE_W, TILE_H)],
+                   concealed + ["RD"] * 3 + ["1F"])
+    assert hand_rows(dets, (600, 800)).in_rows.all()
+
+
+def test_counters_half_a_tile_across_are_set_aside_however_they_are_read() -> None:
+    counters = [(100 + 60 * k, 300, 22, 22) for k in range(5)]
+    dets = read_as(a_row(HAND, 20, 60) + counters, HAND + ["1D", "WD", "1D", "2D", "WD"])
+    assert list(hand_rows(dets, (600, 800)).aside) == list(range(len(HAND), len(HAND) + 5))
+
+
+def test_a_close_up_of_a_pung_keeps_every_tile() -> None:
+    dets = read_as([(10, 10, 300, 400), (320, 10, 300, 400), (630, 10, 150, 200)], ["7D", "7D", "7D"])
+    assert hand_rows(dets, (420, 800)).in_rows.all()
+
+
+def test_a_tile_the_photos_edge_cuts_is_judged_by_the_side_it_shows() -> None:
+    dets = read_as(a_row(HAND[:8], 0, 60)[1:] + [(0, 60, 15, TILE_H)], HAND[1:8] + ["1B"])
+    assert hand_rows(dets, (300, 400)).in_rows.all()
+
+
+def test_the_set_aside_boxes_are_one_group_not_in_the_hand_and_stay_aside_when_regrouped() -> None:
+    keys = [(20 + c * 46, 200 + r * 46, 40, 40) for r in range(3) for c in range(10)]
+    dets = read_as(a_row(HAND, 20, 60) + keys, HAND + ["WD"] * len(keys), sure=0.7)
+    grouped, groups, aside = group_the_hand(dets, (600, 800))
+    assert len(grouped) == len(dets)  # nothing dropped: the player sees every box
+    apart = [g for g in groups if g.aside]
+    assert len(apart) == 1 and not apart[0].in_hand and apart[0].kind is GroupKind.OTHER
+    assert apart[0].aside == NOT_IN_THE_ROWS and set(apart[0].members) == set(aside.tiles) == set(range(len(HAND), len(dets)))
+    assert "set aside: not in the hand's rows" in aside.note([f"#{k}" for k in range(len(dets))])[0]
+    _, again = group_again(grouped, groups)
+    assert [set(g.members) for g in again if g.aside] == [set(aside.tiles)]
+    assert not any(k in g.members for g in again if g.in_hand for k in aside.tiles)
+
+
+@pytest.mark.parametrize("seed", [3400, 3403])
+def test_a_drawn_hand_beside_a_laptop_keyboard_counts_no_key_in_the_hand(seed: int, tmp_path: Path) -> None:
+    import cv2
+
+    drawn = draw_scene("keyboard", seed)
+    photo = tmp_path / "keyboard.jpg"
+    cv2.imwrite(str(photo), drawn.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    res = recognize(photo)
+    got = judge(drawn, res)
+    assert got.stray > 20  # the keys are boxed: the player sees them
+    assert got.stray_in_hand <= 1, f"{got.stray_in_hand} keys counted in the hand"
+    assert got.boxed_in_hand >= 0.9 * got.tiles
+    record = res.to_json()
+    assert any(g.get("set_aside") == NOT_IN_THE_ROWS and not g["in_hand"] for g in record["groups"])
+    assert any("set aside: not in the hand's rows" in p for p in record["problems"])
+
+
+def test_the_page_names_the_keys_set_aside_and_one_tap_counts_a_key_back_in(tmp_path: Path) -> None:
+    import cv2
+
+    from webapp.recognition import review_from_result
+    from webapp.review import Review, set_in_hand
+
+    drawn = draw_scene("keyboard", 3400)
+    photo = tmp_path / "keyboard.jpg"
+    cv2.imwrite(str(photo), drawn.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    res = recognize(photo)
+    for review in (Review.from_recognition(res), review_from_result(res.to_json())):  # read now, and from the saved record
+        apart = [t for t in review.tiles if not t.in_hand]
+        assert len(apart) > 20 and all(t.aside == NOT_IN_THE_ROWS for t in apart)
+        assert apart[0].label.endswith("set aside: not in the hand's rows")
+        back = set_in_hand(review, apart[0].id, True)
+        assert back.tile(apart[0].id).in_hand and back.tile(apart[0].id).aside == ""
+        assert len(back.hand_tiles) == len(review.hand_tiles) + 1
