@@ -25,7 +25,9 @@ from recognizer.classify import NT_INDEX, XX_INDEX
 from recognizer.detections import Detections
 from recognizer.group import Group, GroupKind, group, runs
 from recognizer.labels import CLASSES
-from scoring.tiles import BONUS_CODES
+from scoring.errors import PungChowError
+from scoring.melds import Meld
+from scoring.tiles import BONUS_CODES, Tile
 
 #: Why a box was set aside, as the page and ``--json`` say it.
 NOT_IN_THE_ROWS = "not in the hand's rows"
@@ -134,6 +136,31 @@ def _alike(boxes: np.ndarray, size: float, aspect: float, frame: tuple[int, int]
     return cut
 
 
+#: A row whose faces make a set may hold this many boxes unlike the hand's tiles in size or shape: boxes the detector
+#: drew round part of a tile (a 1922 print's exposed chow: two tiles boxed whole, the third square round its face).
+ODD_IN_A_SET = 1
+
+
+def makes_a_set(dets: Detections, row: Sequence[int]) -> bool:
+    """Whether the faces read in ``row``, left to right, make a chow, pung or kong (a kong's ends face down too)."""
+    if len(row) not in (3, 4):
+        return False
+    try:
+        Meld.of([Tile(dets.code(k)) for k in row], concealed=False)
+    except (PungChowError, ValueError):
+        return False
+    return True
+
+
+def whole_row(dets: Detections, row: Sequence[int], alike: np.ndarray) -> list[int]:
+    """The boxes of ``row`` that may join the hand: those of a tile's size and shape, and all of them when its faces
+    make a set with at most ``ODD_IN_A_SET`` box unlike (a row of keys of every width makes no set)."""
+    odd = len(row) - int(alike[list(row)].sum())
+    if odd <= ODD_IN_A_SET and makes_a_set(dets, row):
+        return list(row)
+    return [k for k in row if alike[k]]
+
+
 @dataclass(frozen=True)
 class HandRows:
     """Which boxes lie in the hand's rows (``in_rows``, one a box) and the hand's tile size (pixels: the side of a
@@ -168,8 +195,8 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
     gaps = _gaps(boxes) / tile_h
     in_rows = np.zeros(n, bool)
     in_rows[[k for k in anchor if alike[k]]] = True
-    waiting = [[k for k in unit if alike[k]] for unit in [*(r for r in rows if len(r) >= ROW and r is not anchor),
-                                                           *_columns(rows, alike, gaps)]]
+    waiting = [whole_row(dets, unit, alike) for unit in [*(r for r in rows if len(r) >= ROW and r is not anchor),
+                                                   *_columns(rows, alike, gaps)]]
     waiting = [m for m in waiting if len(m) >= ROW]
     while waiting:  # row by row: one by the rows already in needs only faces a set could hold; one apart, read surely
         reach = gaps[:, in_rows].min(axis=1)
