@@ -259,12 +259,11 @@ def take_back(lesson: Lesson) -> Lesson:
 def tileset_stamp(name: str | None) -> str:
     """When the player's set ``name`` last changed ('' for none, or a built-in set): a photo read with the set before
     it learnt is read again after."""
-    if not name:
-        return ""
     try:
-        return str((_tileset_module().user_tileset_dir() / name / "tileset.json").stat().st_mtime_ns)
-    except OSError:
+        changes = _tileset_module().set_changes(name)
+    except (PungChowError, OSError):
         return ""
+    return "" if changes is None else str(changes)
 
 
 def rename_tileset(name: str, new_name: str) -> str:

@@ -1,0 +1,108 @@
+"""What learning costs: a correction learnt, a big set loaded, and a photo read with a learnt set against without.
+
+    python bench/bench_learning_speed.py            # Harr's photos; sets in a temporary history file, removed after
+    python bench/bench_learning_speed.py --repeats 9
+
+Every figure is a median over ``--repeats`` runs in this one process, the two sides of each comparison alternated, so
+a machine shared with other work slows both alike:
+
+- a correction learnt (two tiles: cropped, embedded, added to the set) into a new set, and into sets of 500 and 2,000
+  examples: the set's rows are added to, nothing rewritten, so it costs the same whatever the set holds;
+- a set of 2,000 examples loaded as ``recognize --tileset`` loads it: the first time in a process (read from the
+  history file: codes, embeddings and faces; the crops stay in the file), and again (kept while the set is unchanged);
+- the tiles of one photo read at its boxes (``classify``) with no set and with a learnt set of 2,000 examples: the
+  difference is what learning adds to a photo's reading (the set already loaded, as the page and a second photo have it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from recognizer.blas import one_blas_thread
+from recognizer.classify import classify, crops_of
+from recognizer.detect import detect
+from recognizer.examples import CorrectedTile, Examples
+from recognizer.image import load_photo
+from recognizer.tileset import add_examples, builtin_tileset_dir, learn_tiles, load_tileset
+
+SOURCE = builtin_tileset_dir() / "pungchow-1922" / "source"
+HAND_PHOTO = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "photos" / "leo-058.jpg"
+
+
+def ms(run: Callable[[], object]) -> float:
+    t = time.perf_counter()
+    run()
+    return (time.perf_counter() - t) * 1000
+
+
+def grown(name: str, size: int, seed: Examples) -> None:
+    """Set ``name`` made to hold ``size`` examples (copies of ``seed``'s, added in steps as corrections add them)."""
+    have = 0
+    while have < size:
+        want = min(size - have, 400)
+        batch = seed
+        while len(batch) < want:
+            batch = batch + seed
+        add_examples(name, batch.without(np.arange(len(batch)) < want))
+        have += want
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeats", type=int, default=7)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="learning-speed-") as tmp, one_blas_thread():
+        os.environ["PUNGCHOW_HOME"] = tmp
+        os.environ.pop("PUNGCHOW_DB", None)
+        rgb = load_photo(SOURCE / "illustration_1.jpg")
+        dets = detect(rgb)
+        boxes = dets.boxes[:40]
+        seed = Examples.of_crops(crops_of(rgb, boxes), ["1B"] * len(boxes), "corrected:seed")
+        two = [CorrectedTile(tuple(float(v) for v in b), "9B") for b in boxes[:2]]  # type: ignore[misc]
+        for name, size in (("s500", 500), ("s2000", 2000)):
+            grown(name, size, seed)
+        learn: dict[str, list[float]] = {"a new set": [], "a set of 500": [], "a set of 2,000": []}
+        for r in range(args.repeats):
+            learn["a new set"].append(ms(lambda: learn_tiles(f"new-{r}", rgb, two, "p.jpg")))  # noqa: B023
+            learn["a set of 500"].append(ms(lambda: learn_tiles("s500", rgb, two, "p.jpg")))
+            learn["a set of 2,000"].append(ms(lambda: learn_tiles("s2000", rgb, two, "p.jpg")))
+        for what, times in learn.items():
+            print(f"a correction of two tiles learnt into {what:<15} {np.median(times):6.1f} ms (median of {len(times)})")
+
+        first, again = [], []
+        for _ in range(args.repeats):
+            add_examples("s2000", seed.without(np.arange(len(seed)) < 1))  # a change: the next load reads the file
+            first.append(ms(lambda: load_tileset("s2000")))
+            again.append(ms(lambda: load_tileset("s2000")))
+        n = len(load_tileset("s2000").examples or Examples.empty())
+        print(f"a set of {n:,} examples loads in {np.median(first):6.1f} ms from the history file, "
+              f"{np.median(again):5.1f} ms again while unchanged (medians of {len(first)})")
+
+        ts = load_tileset("s2000")
+        for photo in (HAND_PHOTO, SOURCE / "illustration_2.jpg"):
+            image = load_photo(photo)
+            found = detect(image)
+            classify(image, found, ts)  # the set's index made once, as the first photo read with it makes it
+            plain, learnt = [], []
+            for _ in range(args.repeats):
+                plain.append(ms(lambda: classify(image, found, None)))  # noqa: B023
+                learnt.append(ms(lambda: classify(image, found, ts)))  # noqa: B023
+            extra = np.median(np.array(learnt) - np.array(plain))
+            print(f"{photo.name} ({len(found)} tiles) read at its boxes: {np.median(plain):6.1f} ms alone, "
+                  f"{np.median(learnt):6.1f} ms with the set of {n:,}: learning adds {extra:5.1f} ms "
+                  f"(ratio {np.median(learnt) / np.median(plain):.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
