@@ -47,9 +47,9 @@ CREATE TABLE IF NOT EXISTS tileset_examples (
     code TEXT NOT NULL,
     source TEXT NOT NULL,           -- calibration:PHOTO, corrected:PHOTO or page:PHOTO #step
     embedded_by TEXT NOT NULL,      -- the classifier's sha256 that made the embeddings
-    embedding BLOB NOT NULL,        -- float16, the crop as it is
-    turned BLOB NOT NULL,           -- float16, the crop turned half a turn
-    face BLOB NOT NULL,             -- float16 grey face at examples.FACE_SIZE
+    embedding BLOB NOT NULL,        -- float32, the crop as it is
+    turned BLOB NOT NULL,           -- float32, the crop turned half a turn
+    face BLOB NOT NULL,             -- uint8 grey face at examples.FACE_SIZE
     face_h INTEGER NOT NULL,
     face_w INTEGER NOT NULL
 );
@@ -94,8 +94,13 @@ class StoredSet:
     changes: int
 
 
-def _f16(a: np.ndarray) -> bytes:
-    return np.ascontiguousarray(a, np.float16).tobytes()
+def _f32(a: np.ndarray) -> bytes:
+    """Embeddings as kept: float32 (float16 would halve the bytes, but numpy widens it again 50 times slower)."""
+    return np.ascontiguousarray(a, np.float32).tobytes()
+
+
+def _grey_bytes(a: np.ndarray) -> bytes:
+    return np.ascontiguousarray(np.clip(np.rint(a), 0, 255), np.uint8).tobytes()
 
 
 class SetStore:
@@ -187,9 +192,9 @@ class SetStore:
             stale = [int(r[0]) for r in rows if r[3] != embedder]
             if rows:
                 shape = (int(rows[0][7]), int(rows[0][8]))
-                emb = np.frombuffer(b"".join(r[4] for r in rows), np.float16).reshape(len(rows), -1).astype(np.float32)
-                turned = np.frombuffer(b"".join(r[5] for r in rows), np.float16).reshape(len(rows), -1).astype(np.float32)
-                faces = np.frombuffer(b"".join(r[6] for r in rows), np.float16).reshape(len(rows), *shape).astype(np.float32)
+                emb = np.frombuffer(b"".join(r[4] for r in rows), np.float32).reshape(len(rows), -1)
+                turned = np.frombuffer(b"".join(r[5] for r in rows), np.float32).reshape(len(rows), -1)
+                faces = np.frombuffer(b"".join(r[6] for r in rows), np.uint8).reshape(len(rows), *shape).astype(np.float32)
             else:
                 emb = turned = np.zeros((0, 0), np.float32)
                 faces = None
@@ -237,14 +242,13 @@ class SetStore:
                 db.execute("INSERT INTO tilesets (name, meta, prototypes) VALUES (?, ?, ?)", (name, json.dumps(dict(meta)), prototypes))
             _insert(db, name, examples, embedder)
 
-    def append(self, name: str, examples: Examples, embedder: str, meta: Mapping[str, Any] | None = None) -> None:
-        """Examples added to the set (its description replaced by ``meta`` if given): rows added, nothing rewritten."""
+    def append(self, name: str, examples: Examples, embedder: str) -> int:
+        """Examples added to the set: rows added, nothing rewritten. Returns the set's count of changes after."""
         with self._connect(write=True) as db:
             if db.execute("UPDATE tilesets SET changes = changes + 1 WHERE name = ?", (name,)).rowcount == 0:
                 raise TileSetError(f"there is no tile set {name!r} of yours; the page lists the sets you have")
-            if meta is not None:
-                db.execute("UPDATE tilesets SET meta = ? WHERE name = ?", (json.dumps(dict(meta)), name))
             _insert(db, name, examples, embedder)
+            return int(db.execute("SELECT changes FROM tilesets WHERE name = ?", (name,)).fetchone()[0])
 
     def forget(self, name: str, ids: Sequence[int]) -> None:
         with self._connect(write=True) as db:
@@ -255,7 +259,7 @@ class SetStore:
         """Examples ``ids`` embedded again by the classifier ``embedder`` (the reader changed)."""
         with self._connect(write=True) as db:
             db.executemany("UPDATE tileset_examples SET embedding = ?, turned = ?, embedded_by = ? WHERE tileset = ? AND id = ?",
-                           [(_f16(e), _f16(t), embedder, name, i) for i, e, t in zip(ids, emb, turned)])
+                           [(_f32(e), _f32(t), embedder, name, i) for i, e, t in zip(ids, emb, turned)])
 
     def remove(self, name: str) -> bool:
         """The set and its examples gone from the file; False if there was none."""
@@ -290,8 +294,8 @@ def _insert(db: sqlite3.Connection, name: str, examples: Examples, embedder: str
     for k in range(len(examples)):
         cur = db.execute("INSERT INTO tileset_examples (tileset, code, source, embedded_by, embedding, turned, face, face_h, face_w) "
                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         (name, examples.codes[k], examples.sources[k], embedder, _f16(examples.embeddings[k]),
-                          _f16(examples.turned[k]), _f16(faces[k]), faces.shape[1], faces.shape[2]))
+                         (name, examples.codes[k], examples.sources[k], embedder, _f32(examples.embeddings[k]),
+                          _f32(examples.turned[k]), _grey_bytes(faces[k]), faces.shape[1], faces.shape[2]))
         crop = examples.crops[k]
         db.execute("INSERT INTO tileset_crops (id, height, width, crop) VALUES (?, ?, ?, ?)",
                    (cur.lastrowid, crop.shape[0], crop.shape[1], np.ascontiguousarray(crop, np.uint8).tobytes()))

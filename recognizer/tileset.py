@@ -650,8 +650,12 @@ def add_examples(name: str, new: Examples, out_dir: Path | None = None, based_on
     if current is None and (user_tileset_dir() / name / "tileset.json").is_file():
         _read_folder(name, user_tileset_dir() / name)  # a folder that did not read in says what is wrong with it
     if current is not None:
-        store.append(name, new, classifier_id())
-        return with_fields(current, examples=(current.examples or Examples.empty()) + new), store.path
+        key, was = (store.path.resolve(), name), store.changes(name)
+        changes = store.append(name, new, classifier_id())
+        grown = with_fields(current, examples=(current.examples or Examples.empty()) + new)
+        if was is not None and changes == was + 1:  # nobody else changed it meanwhile: the set read stays read, grown
+            _READ[key] = (changes, classifier_id(), grown)
+        return grown, store.path
     meta: dict[str, Any] = {"name": name}
     prototypes = None
     examples = new
