@@ -28,6 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from recognizer import tileset
 from recognizer.blas import one_blas_thread
 from recognizer.classify import classify, crops_of
 from recognizer.detect import detect
@@ -81,26 +82,29 @@ def main() -> int:
 
         first, again = [], []
         for _ in range(args.repeats):
-            add_examples("s2000", seed.without(np.arange(len(seed)) < 1))  # a change: the next load reads the file
+            tileset._READ.clear()  # as a new process (the command line's `recognize --tileset`) first reads it
             first.append(ms(lambda: load_tileset("s2000")))
             again.append(ms(lambda: load_tileset("s2000")))
         n = len(load_tileset("s2000").examples or Examples.empty())
         print(f"a set of {n:,} examples loads in {np.median(first):6.1f} ms from the history file, "
               f"{np.median(again):5.1f} ms again while unchanged (medians of {len(first)})")
 
-        ts = load_tileset("s2000")
+        grown("s200", 200, seed)
         for photo in (HAND_PHOTO, SOURCE / "illustration_2.jpg"):
             image = load_photo(photo)
             found = detect(image)
-            classify(image, found, ts)  # the set's index made once, as the first photo read with it makes it
-            plain, learnt = [], []
-            for _ in range(args.repeats):
-                plain.append(ms(lambda: classify(image, found, None)))  # noqa: B023
-                learnt.append(ms(lambda: classify(image, found, ts)))  # noqa: B023
-            extra = np.median(np.array(learnt) - np.array(plain))
-            print(f"{photo.name} ({len(found)} tiles) read at its boxes: {np.median(plain):6.1f} ms alone, "
-                  f"{np.median(learnt):6.1f} ms with the set of {n:,}: learning adds {extra:5.1f} ms "
-                  f"(ratio {np.median(learnt) / np.median(plain):.2f})")
+            for name in ("s200", "s500", "s2000"):
+                ts = load_tileset(name)
+                size = len(ts.examples or Examples.empty())
+                classify(image, found, ts)  # the set's index made once, as the first photo read with it makes it
+                plain, learnt = [], []
+                for _ in range(args.repeats):
+                    plain.append(ms(lambda: classify(image, found, None)))  # noqa: B023
+                    learnt.append(ms(lambda: classify(image, found, ts)))  # noqa: B023
+                extra = np.median(np.array(learnt) - np.array(plain))
+                print(f"{photo.name} ({len(found)} tiles) read at its boxes: {np.median(plain):6.1f} ms alone, "
+                      f"{np.median(learnt):6.1f} ms with a set of {size:,}: learning adds {extra:5.1f} ms "
+                      f"(ratio {np.median(learnt) / np.median(plain):.2f})")
     return 0
 
 

@@ -57,6 +57,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 from bench_real import HK_SETS, Models, book_folds  # noqa: E402
 
 import recognizer.examples  # noqa: E402
+import recognizer.tileset as tileset_module  # noqa: E402
 from recognizer.blas import one_blas_thread  # noqa: E402
 from recognizer.classify import classify, crops_of, run_classifier  # noqa: E402
 from recognizer.detect import iou_matrix  # noqa: E402
@@ -68,6 +69,7 @@ from recognizer.labels import CLASSES  # noqa: E402
 from recognizer.pipeline import recognize  # noqa: E402
 from recognizer.tileset import (  # noqa: E402
     TileSet,
+    add_examples,
     builtin_tileset_dir,
     learn_from_corrected,
     load_tileset,
@@ -210,7 +212,8 @@ def curve(title: str, photos: list[Photo], ks: tuple[int, ...], thirds: bool, pi
           most: int | None = None) -> None:
     """Per k, the photos not learnt read by the general reader, the learnt set, and the set with wrong examples; each
     photo by ``models``' reader for its fold (the set loaded again for it, so embedded by that reader)."""
-    print(f"\n{title}")
+    print(f"\n{title}", flush=True)
+    general: dict[tuple[str, int], Tally] = {}  # the general reader reads a photo alike whichever photos the set learnt
     for k in ks:
         plain, learnt_t, wrong_t = Tally(), Tally(), Tally()
         for n, (learn, rest) in enumerate(folds(photos, k, thirds, most)):
@@ -219,7 +222,9 @@ def curve(title: str, photos: list[Photo], ks: tuple[int, ...], thirds: bool, pi
                 learnt(name, learn, tmp)
             for p in sorted(rest, key=lambda p: p.fold):
                 models.use(p.fold)
-                plain.add(read(p, None, pipeline))
+                if (p.name, p.fold) not in general:
+                    general[p.name, p.fold] = read(p, None, pipeline)
+                plain.add(general[p.name, p.fold])
                 if k:
                     ts = load_tileset(name)
                     learnt_t.add(read(p, ts, pipeline))
@@ -247,21 +252,18 @@ def shipped_1922(photos: list[Photo], pipeline: bool) -> None:
 
 
 def load_time(tmp: Path) -> None:
-    """Load time of a set of 2,000 examples, as ``recognize --tileset`` loads it."""
+    """Load time of a set of 2,000 examples, as ``recognize --tileset`` loads it from the history file (the first time
+    in a process; ``bench_learning_speed.py`` times the rest)."""
     photo = hk_set01()[0]
     learn_from_corrected("bench-load", photo.path, corrected_file(photo, tmp))
-    ts = load_tileset("bench-load")
-    ex = ts.examples or Examples.empty()
-    rep = -(-2000 // len(ex))
-    big = ex
-    for _ in range(rep - 1):
-        big = big + ex
-    keep = np.zeros(len(big), bool)
-    keep[:2000] = True
-    big = big.without(keep)
-    big.save(Path(os.environ["PUNGCHOW_HOME"]) / "tilesets" / "bench-load")
+    ex = load_tileset("bench-load").examples or Examples.empty()
+    while len(ex) < 2000:
+        more = ex.without(np.arange(len(ex)) < min(len(ex), 2000 - len(ex)))
+        add_examples("bench-load", more)
+        ex = ex + more
     times = []
     for _ in range(5):
+        tileset_module._READ.clear()  # as a new process reads it
         t = time.perf_counter()
         n = len(load_tileset("bench-load").examples or Examples.empty())
         times.append((time.perf_counter() - t) * 1000)
