@@ -54,6 +54,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+import bench_real  # noqa: E402
 from bench_real import HK_SETS, Models, book_folds  # noqa: E402
 
 import recognizer.examples  # noqa: E402
@@ -138,8 +139,8 @@ def with_wrong_examples(ts: TileSet) -> TileSet:
     if len(faces) < 2:
         return ts
     first = np.array([ex.codes.index(f) for f in faces])
-    wrong = Examples(ex.crops[first], tuple(faces[(k + 1) % len(faces)] for k in range(len(faces))), ("wrong",) * len(faces),
-                     ex.embeddings[first], ex.turned[first])
+    wrong = Examples.of_arrays(ex.crops[first], [faces[(k + 1) % len(faces)] for k in range(len(faces))], ("wrong",) * len(faces),
+                               ex.embeddings[first], ex.turned[first])
     return TileSet.of_examples(ts.name, ex + wrong)
 
 
@@ -337,6 +338,8 @@ def main() -> int:
     if not REALDEV.is_dir():
         print(f"skipped: {REALDEV} is not here (the real dev photos lie beside the clone, in ../shared/realdev)")
         return 0
+    if args.folds is not None:  # the fold's own 1922 calibration (bench_real calibrates one per fold) is not read here
+        bench_real.calibrated_again = lambda into: None
     models = Models(args.folds)
     print(f"reader: {'held out, the fold that never saw each photo, from ' + str(args.folds) if args.folds else 'shipped'}")
     ks = tuple(int(k) for k in args.ks.split(","))
