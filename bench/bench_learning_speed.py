@@ -3,8 +3,8 @@
     python bench/bench_learning_speed.py            # Harr's photos; sets in a temporary history file, removed after
     python bench/bench_learning_speed.py --repeats 9
 
-Every figure is a median over ``--repeats`` runs in this one process, the two sides of each comparison alternated, so
-a machine shared with other work slows both alike:
+Every figure is CPU time (one BLAS thread), a median over ``--repeats`` runs in this one process, the two sides of
+each comparison alternated, so a machine shared with other work slows both alike:
 
 - a correction learnt (two tiles: cropped, embedded, added to the set) into a new set, and into sets of 500 and 2,000
   examples: the set's rows are added to, nothing rewritten, so it costs the same whatever the set holds;
@@ -41,9 +41,11 @@ HAND_PHOTO = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "ph
 
 
 def ms(run: Callable[[], object]) -> float:
-    t = time.perf_counter()
+    """CPU milliseconds of ``run`` (this process's, one BLAS thread): on a machine shared with other work, wall time
+    measures the others as much as this."""
+    t = time.process_time()
     run()
-    return (time.perf_counter() - t) * 1000
+    return (time.process_time() - t) * 1000
 
 
 def grown(name: str, size: int, seed: Examples) -> None:
