@@ -10,8 +10,8 @@ each comparison alternated, so a machine shared with other work slows both alike
   examples: the set's rows are added to, nothing rewritten, so it costs the same whatever the set holds;
 - a set of 2,000 examples loaded as ``recognize --tileset`` loads it: the first time in a process (read from the
   history file: codes, embeddings and faces; the crops stay in the file), and again (kept while the set is unchanged);
-- the tiles of one photo read at its boxes (``classify``) with no set and with a learnt set of 2,000 examples: the
-  difference is what learning adds to a photo's reading (the set already loaded, as the page and a second photo have it).
+- what a learnt set of 200, 500 and 2,000 examples adds to a photo's reading (``TileSet.with_examples``, the set
+  already loaded, as the page and a second photo have it), beside the photo's reading at its boxes without a set.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from recognizer import tileset
 from recognizer.blas import one_blas_thread
-from recognizer.classify import classify, crops_of
+from recognizer.classify import classify, crops_of, run_classifier
 from recognizer.detect import detect
 from recognizer.examples import CorrectedTile, Examples
 from recognizer.image import load_photo
@@ -95,18 +95,16 @@ def main() -> int:
         for photo in (HAND_PHOTO, SOURCE / "illustration_2.jpg"):
             image = load_photo(photo)
             found = detect(image)
+            crops = crops_of(image, found.boxes)
+            probs, emb = run_classifier(crops)
+            alone = np.median([ms(lambda: classify(image, found, None)) for _ in range(args.repeats)])  # noqa: B023
             for name in ("s200", "s500", "s2000"):
                 ts = load_tileset(name)
                 size = len(ts.examples or Examples.empty())
-                classify(image, found, ts)  # the set's index made once, as the first photo read with it makes it
-                plain, learnt = [], []
-                for _ in range(args.repeats):
-                    plain.append(ms(lambda: classify(image, found, None)))  # noqa: B023
-                    learnt.append(ms(lambda: classify(image, found, ts)))  # noqa: B023
-                extra = np.median(np.array(learnt) - np.array(plain))
-                print(f"{photo.name} ({len(found)} tiles) read at its boxes: {np.median(plain):6.1f} ms alone, "
-                      f"{np.median(learnt):6.1f} ms with a set of {size:,}: learning adds {extra:5.1f} ms "
-                      f"(ratio {np.median(learnt) / np.median(plain):.2f})")
+                ts.with_examples(crops, probs, emb)  # the set's index made once, as the first photo read with it makes it
+                added = np.median([ms(lambda: ts.with_examples(crops, probs, emb)) for _ in range(args.repeats)])  # noqa: B023
+                print(f"{photo.name} ({len(found)} tiles, read alone in {alone:.0f} ms): a set of {size:,} examples adds "
+                      f"{added:5.1f} ms to its reading (median of {args.repeats})")
     return 0
 
 
