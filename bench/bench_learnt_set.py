@@ -4,6 +4,7 @@
     python bench/bench_learnt_set.py --only hk --no-pipeline   # set01 only, at the labelled boxes only
     python bench/bench_learnt_set.py --only harr --wrong        # Harr's two photos: right and wrong corrections
     python bench/bench_learnt_set.py --only harr --no-guard     # the same with sure readings of unseen faces unheld
+    python bench/bench_learnt_set.py --only hk --folds ../main/artifacts/folds1 --choices 6   # held out (below)
 
 Reads ``../shared/realdev`` (beside the clone; skipped, saying so, when it is absent). Each learning photo's
 labels are written as a corrected recognition (``box`` in the photo's own pixels, ``code``) and learnt exactly as
@@ -19,6 +20,12 @@ Book: the fifteen photos sorted by name, every third one (three folds) as the fi
 Each reading is also done with one deliberately wrong example per face added (a crop of the face named as another
 face the set has seen), and with the general reader alone (k = 0). The shipped ``pungchow-1922`` set is read
 beside, and re-expressed as examples (the tiles of its calibration photo), on every book photo.
+
+With ``--folds DIR`` (``fold0.onnx`` ... ``fold5.onnx``, as ``bench/bench_real.py --folds`` takes them), each photo is
+read by the classifier of the fold that never saw it (set ``HK_SETS[K]`` and book photos K, K+6, ... are fold K's;
+``bench_real.Models`` loads it): the learnt set's examples are embedded again by that classifier as it loads, exactly as
+a set is when the reader changes. The shipped reader trained on every dev photo, so only these figures are held out.
+The shipped ``pungchow-1922`` comparison is not run then (each fold would need its own calibration read against it).
 
 Harr's 1922 set (its two photos ship in ``models/tilesets/pungchow-1922/source``; every tile of the second, the
 complete set, is labelled in ``tests/fixtures/photos``): tiles of the first photo are learnt as corrected, and the
@@ -45,9 +52,13 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+import bench_real  # noqa: E402
+from bench_real import HK_SETS, Models, book_folds  # noqa: E402
 
 import recognizer.examples  # noqa: E402
+import recognizer.tileset as tileset_module  # noqa: E402
 from recognizer.blas import one_blas_thread  # noqa: E402
 from recognizer.classify import classify, crops_of, run_classifier  # noqa: E402
 from recognizer.detect import iou_matrix  # noqa: E402
@@ -59,6 +70,7 @@ from recognizer.labels import CLASSES  # noqa: E402
 from recognizer.pipeline import recognize  # noqa: E402
 from recognizer.tileset import (  # noqa: E402
     TileSet,
+    add_examples,
     builtin_tileset_dir,
     learn_from_corrected,
     load_tileset,
@@ -80,6 +92,8 @@ class Photo:
     boxes: np.ndarray
     codes: tuple[str, ...]
     complete: bool
+    fold: int
+    """The leave-one-set-out fold whose classifier never saw this photo (``bench_real``)."""
 
     @property
     def name(self) -> str:
@@ -89,18 +103,19 @@ class Photo:
 def hk_set01() -> list[Photo]:
     labels = json.loads((REALDEV / "hk-sets" / "photos.json").read_text())
     return [Photo(REALDEV / "hk-sets" / "photos" / name, np.array([t["box"] for t in v["tiles"]], np.float32),
-                  tuple(t["code"] for t in v["tiles"]), False)
+                  tuple(t["code"] for t in v["tiles"]), False, HK_SETS.index(v["set"]))
             for name, v in sorted(labels.items()) if v["set"] == "set01"]
 
 
 def book() -> list[Photo]:
+    fold_of = book_folds()
     out = []
     for f in sorted((REALDEV / "book-1922" / "labels").glob("*.json")):
         d = json.loads(f.read_text())
         rows = d.get("rows") or [r for h in d.get("hands", []) for r in h["rows"]]
         tiles = [(b, c) for r in rows for c, b in zip(r["tiles"], r["boxes"]) if c != "??"]
         boxes = np.array([[b[0], b[1], b[2] - b[0], b[3] - b[1]] for b, _ in tiles], np.float32)
-        out.append(Photo(REALDEV / "book-1922" / "photos" / d["image"], boxes, tuple(c for _, c in tiles), True))
+        out.append(Photo(REALDEV / "book-1922" / "photos" / d["image"], boxes, tuple(c for _, c in tiles), True, fold_of[f.stem]))
     return out
 
 
@@ -124,8 +139,8 @@ def with_wrong_examples(ts: TileSet) -> TileSet:
     if len(faces) < 2:
         return ts
     first = np.array([ex.codes.index(f) for f in faces])
-    wrong = Examples(ex.crops[first], tuple(faces[(k + 1) % len(faces)] for k in range(len(faces))), ("wrong",) * len(faces),
-                     ex.embeddings[first], ex.turned[first])
+    wrong = Examples.of_arrays(ex.crops[first], [faces[(k + 1) % len(faces)] for k in range(len(faces))], ("wrong",) * len(faces),
+                               ex.embeddings[first], ex.turned[first])
     return TileSet.of_examples(ts.name, ex + wrong)
 
 
@@ -184,8 +199,8 @@ def read(photo: Photo, ts: TileSet | None, pipeline: bool) -> Tally:
     return out
 
 
-def folds(photos: list[Photo], k: int, book_folds: bool, most: int | None = None) -> Iterator[tuple[tuple[Photo, ...], list[Photo]]]:
-    if book_folds and k:
+def folds(photos: list[Photo], k: int, thirds: bool, most: int | None = None) -> Iterator[tuple[tuple[Photo, ...], list[Photo]]]:
+    if thirds and k:
         for f in range(3):
             learn = tuple(photos[f::3][:k])
             yield learn, [p for p in photos if p not in learn]
@@ -194,27 +209,34 @@ def folds(photos: list[Photo], k: int, book_folds: bool, most: int | None = None
         yield learn, [p for p in photos if p not in learn]
 
 
-def curve(title: str, photos: list[Photo], ks: tuple[int, ...], book_folds: bool, pipeline: bool, tmp: Path,
+def curve(title: str, photos: list[Photo], ks: tuple[int, ...], thirds: bool, pipeline: bool, tmp: Path, models: Models,
           most: int | None = None) -> None:
-    print(f"\n{title}")
+    """Per k, the photos not learnt read by the general reader, the learnt set, and the set with wrong examples; each
+    photo by ``models``' reader for its fold (the set loaded again for it, so embedded by that reader)."""
+    print(f"\n{title}", flush=True)
+    general: dict[tuple[str, int], Tally] = {}  # the general reader reads a photo alike whichever photos the set learnt
     for k in ks:
         plain, learnt_t, wrong_t = Tally(), Tally(), Tally()
-        for n, (learn, rest) in enumerate(folds(photos, k, book_folds, most)):
+        for n, (learn, rest) in enumerate(folds(photos, k, thirds, most)):
             name = f"bench-{title.split()[0].strip(',')}-{k}-{n}"
-            ts = learnt(name, learn, tmp) if k else None
-            ts_wrong = with_wrong_examples(ts) if ts is not None else None
-            for p in rest:
-                plain.add(read(p, None, pipeline))
-                if ts is not None and ts_wrong is not None:
+            if k:
+                learnt(name, learn, tmp)
+            for p in sorted(rest, key=lambda p: p.fold):
+                models.use(p.fold)
+                if (p.name, p.fold) not in general:
+                    general[p.name, p.fold] = read(p, None, pipeline)
+                plain.add(general[p.name, p.fold])
+                if k:
+                    ts = load_tileset(name)
                     learnt_t.add(read(p, ts, pipeline))
-                    wrong_t.add(read(p, ts_wrong, False))
+                    wrong_t.add(read(p, with_wrong_examples(ts), False))
         if not k:
-            print(f"  k=0 (general reader)      {plain.line(photos[0].complete)}")
+            print(f"  k=0 (general reader)      {plain.line(photos[0].complete)}", flush=True)
             continue
         print(f"  k={k} general reader       {plain.line(photos[0].complete)}")
         ms = learnt_t.ms_examples / learnt_t.photos
         print(f"  k={k} learnt set           {learnt_t.line(photos[0].complete)}  examples add {ms:.1f} ms CPU a photo")
-        print(f"  k={k} + one wrong per face {wrong_t.line(photos[0].complete)}")
+        print(f"  k={k} + one wrong per face {wrong_t.line(photos[0].complete)}", flush=True)
 
 
 def shipped_1922(photos: list[Photo], pipeline: bool) -> None:
@@ -231,21 +253,18 @@ def shipped_1922(photos: list[Photo], pipeline: bool) -> None:
 
 
 def load_time(tmp: Path) -> None:
-    """Load time of a set of 2,000 examples, as ``recognize --tileset`` loads it."""
+    """Load time of a set of 2,000 examples, as ``recognize --tileset`` loads it from the history file (the first time
+    in a process; ``bench_learning_speed.py`` times the rest)."""
     photo = hk_set01()[0]
     learn_from_corrected("bench-load", photo.path, corrected_file(photo, tmp))
-    ts = load_tileset("bench-load")
-    ex = ts.examples or Examples.empty()
-    rep = -(-2000 // len(ex))
-    big = ex
-    for _ in range(rep - 1):
-        big = big + ex
-    keep = np.zeros(len(big), bool)
-    keep[:2000] = True
-    big = big.without(keep)
-    big.save(Path(os.environ["PUNGCHOW_HOME"]) / "tilesets" / "bench-load")
+    ex = load_tileset("bench-load").examples or Examples.empty()
+    while len(ex) < 2000:
+        more = ex.without(np.arange(len(ex)) < min(len(ex), 2000 - len(ex)))
+        add_examples("bench-load", more)
+        ex = ex + more
     times = []
     for _ in range(5):
+        tileset_module._READ.clear()  # as a new process reads it
         t = time.perf_counter()
         n = len(load_tileset("bench-load").examples or Examples.empty())
         times.append((time.perf_counter() - t) * 1000)
@@ -307,7 +326,9 @@ def main() -> int:
     ap.add_argument("--wrong", action="store_true", help="harr: also every face taught alone, rightly and wrongly")
     ap.add_argument("--no-guard", action="store_true", help="sure readings of faces the set has not seen are not held")
     ap.add_argument("--no-pipeline", action="store_true", help="read at the labelled boxes only (quicker)")
-    ap.add_argument("--folds", type=int, metavar="N", help="set01: at most the first N choices of the k photos learnt (all: 6, 15, 6)")
+    ap.add_argument("--choices", type=int, metavar="N", help="set01: at most the first N choices of the k photos learnt (all: 6, 15, 6)")
+    ap.add_argument("--folds", type=Path, metavar="DIR", help="fold0..fold5 classifiers: each photo read by the one that never saw it")
+    ap.add_argument("--ks", default="0,1,2,5", help="set01: the numbers of photos learnt (default 0,1,2,5)")
     args = ap.parse_args()
     if args.no_guard:
         recognizer.examples.SURE_OF_UNSEEN = np.inf
@@ -317,18 +338,29 @@ def main() -> int:
     if not REALDEV.is_dir():
         print(f"skipped: {REALDEV} is not here (the real dev photos lie beside the clone, in ../shared/realdev)")
         return 0
+    if args.folds is not None:  # the fold's own 1922 calibration (bench_real calibrates one per fold) is not read here
+        bench_real.calibrated_again = lambda into: None
+    models = Models(args.folds)
+    print(f"reader: {'held out, the fold that never saw each photo, from ' + str(args.folds) if args.folds else 'shipped'}")
+    ks = tuple(int(k) for k in args.ks.split(","))
     with tempfile.TemporaryDirectory(prefix="learnt-sets-") as tmp:
         os.environ["PUNGCHOW_HOME"] = tmp
         work = Path(tmp) / "corrected"
         work.mkdir()
-        if args.only in (None, "hk"):
-            curve("set01 (hk-sets), learn k photos, read the others", hk_set01(), (0, 1, 2, 5), False, not args.no_pipeline, work,
-                  args.folds)
-        if args.only in (None, "book"):
-            photos = book()
-            curve("book-1922, learn 5 photos (3 folds), read the other 10", photos, (0, 5), True, not args.no_pipeline, work)
-            shipped_1922(photos, not args.no_pipeline)
-        load_time(work)
+        try:
+            if args.only in (None, "hk"):
+                curve("set01 (hk-sets), learn k photos, read the others", hk_set01(), ks, False, not args.no_pipeline, work,
+                      models, args.choices)
+            if args.only in (None, "book"):
+                photos = book()
+                curve("book-1922, learn 5 photos (3 folds), read the other 10", photos, (0, 5), True, not args.no_pipeline, work,
+                      models)
+                if args.folds is None:
+                    shipped_1922(photos, not args.no_pipeline)
+            models.use(0)
+            load_time(work)
+        finally:
+            models.close()
     return 0
 
 

@@ -259,13 +259,23 @@ def _tileset_learn(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tileset_remove(args: argparse.Namespace) -> int:
+    from recognizer.tileset import remove_tileset
+
+    print(remove_tileset(args.name))
+    return 0
+
+
 def _tileset_list(args: argparse.Namespace) -> int:
-    from recognizer.tileset import builtin_tileset_dir, list_tilesets, user_tileset_dir
+    from recognizer.tileset import builtin_tileset_dir, list_tilesets, list_tilesets_in, own_tilesets, player_store
 
     names = list_tilesets()
+    own, builtin = set(own_tilesets()), set(list_tilesets_in(builtin_tileset_dir()))
     for n in names:
-        where = "built-in" if (builtin_tileset_dir() / n).is_dir() and not (user_tileset_dir() / n).is_dir() else "yours"
-        print(f"{n}  ({where})")
+        broken = f"a folder of yours that does not read: recognize --tileset {n} says why"
+        print(f"{n}  ({'yours' if n in own else 'built-in' if n in builtin else broken})")
+    if own:
+        print(f"yours are kept in {player_store().path}")
     if not names:
         print("no tile sets yet: add one with `pungchow tileset add NAME PHOTO --layout LAYOUT.json`")
     return 0
@@ -312,7 +322,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("name")
     a.add_argument("photo")
     a.add_argument("--layout", required=True, metavar="LAYOUT.json", help='JSON {"rows": [["1D", "2D", ...], ...]}: the codes row by row')
-    a.add_argument("--into", metavar="DIR", help="folder of tile sets to save into (default: your data folder, $PUNGCHOW_HOME/tilesets)")
+    a.add_argument("--into", metavar="DIR", help="a folder to write the set into as files (default: your history file, with your hands)")
     a.add_argument("--replace", action="store_true", help="calibrate a set of yours that already exists again (its old files are replaced)")
     a.set_defaults(func=_tileset_add)
     learn = tsub.add_parser("learn", help="add the tiles of a corrected recognition of a photo to a set, starting it if new")
@@ -320,8 +330,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     learn.add_argument("photo")
     learn.add_argument("--corrected", required=True, metavar="FILE",
                        help="the photo's `recognize --json` with every wrong code put right (only each tile's box and code are read)")
-    learn.add_argument("--into", metavar="DIR", help="folder of tile sets (default: your data folder, $PUNGCHOW_HOME/tilesets)")
+    learn.add_argument("--into", metavar="DIR", help="a folder of sets as files (default: kept with your hands in your history file)")
     learn.set_defaults(func=_tileset_learn)
+    rm = tsub.add_parser("remove", help="remove a set of yours (export it first to keep it), a damaged one too")
+    rm.add_argument("name")
+    rm.set_defaults(func=_tileset_remove)
     lst = tsub.add_parser("list", help="list built-in and your tile sets")
     lst.set_defaults(func=_tileset_list)
     p.set_defaults(func=_tileset_list)

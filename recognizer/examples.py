@@ -18,7 +18,7 @@ import json
 import os
 import tempfile
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -120,24 +120,61 @@ def classifier_id() -> str:
     return str(load_model("classifier").meta["sha256"])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Examples:
-    """A set's examples: crops (N, H, W, 3) at the classifier's crop size, their codes and sources, and embeddings."""
+    """A set's examples: their codes and sources, the classifier's embeddings, and their crops (N, H, W, 3) at the
+    classifier's crop size, held or read when first needed (a stored set reads with its grey faces alone)."""
 
-    crops: np.ndarray
     codes: tuple[str, ...]
     sources: tuple[str, ...]
     embeddings: np.ndarray
     turned: np.ndarray
+    stored_faces: np.ndarray | None = None
+    """Each example's grey face at ``FACE_SIZE`` as the set keeps it; None: made from the crops when first needed."""
+    read_crops: Callable[[], np.ndarray] | None = None
+    held_crops: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        n = len(self.crops)
-        if not (len(self.codes) == len(self.sources) == len(self.embeddings) == len(self.turned) == n):
-            raise ValueError(f"examples disagree in number: {n} crops, {len(self.codes)} codes, {len(self.sources)} sources, "
-                             f"{len(self.embeddings)} and {len(self.turned)} embeddings")
+        n = len(self.codes)
+        sizes = [len(a) for a in (self.sources, self.embeddings, self.turned, self.stored_faces, self.held_crops) if a is not None]
+        if any(k != n for k in sizes):
+            raise ValueError(f"examples disagree in number: {n} codes, and {sizes} sources, embeddings, faces and crops")
+        if self.held_crops is None and self.read_crops is None and n:
+            raise ValueError(f"{n} examples without their crops")
 
     def __len__(self) -> int:
-        return len(self.crops)
+        return len(self.codes)
+
+    @classmethod
+    def of_arrays(cls, crops: np.ndarray, codes: Sequence[str], sources: Sequence[str], embeddings: np.ndarray,
+                  turned: np.ndarray) -> Examples:
+        """Examples whose crops are at hand."""
+        return cls(tuple(codes), tuple(sources), embeddings, turned, held_crops=crops)
+
+    @classmethod
+    def stored(cls, codes: tuple[str, ...], sources: tuple[str, ...], embeddings: np.ndarray, turned: np.ndarray,
+               faces: np.ndarray | None, read_crops: Callable[[], np.ndarray]) -> Examples:
+        """Examples as a set keeps them: read with their faces; their crops read by ``read_crops`` only when needed."""
+        return cls(codes, sources, embeddings, turned, faces if faces is not None and faces.shape[1:] == FACE_SIZE else None,
+                   read_crops)
+
+    @cached_property
+    def crops(self) -> np.ndarray:
+        if self.held_crops is not None:
+            return self.held_crops
+        if not len(self) or self.read_crops is None:
+            return np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
+        crops = self.read_crops()
+        if len(crops) != len(self):
+            raise TileSetError(f"the set's {len(self)} examples came back with {len(crops)} crops; open the set again")
+        return crops
+
+    @cached_property
+    def grey_faces(self) -> np.ndarray:
+        """(N, *FACE_SIZE) each example's grey face, as kept or made from its crop."""
+        if self.stored_faces is not None:
+            return self.stored_faces
+        return _face_sized(_grey(self.crops))
 
     @classmethod
     def of_crops(cls, crops: np.ndarray, codes: Sequence[str], source: str) -> Examples:
@@ -148,25 +185,28 @@ class Examples:
         if not len(crops):
             return cls.empty()
         upright, turned = embed(crops)
-        return cls(crops, tuple(codes), (source,) * len(crops), upright, turned)
+        return cls.of_arrays(crops, codes, (source,) * len(crops), upright, turned)
 
     @classmethod
     def empty(cls) -> Examples:
-        return cls(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), (), (), np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
+        return cls.of_arrays(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), (), (), np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
 
     def __add__(self, other: Examples) -> Examples:
         if not len(self):
             return other
         if not len(other):
             return self
-        return Examples(np.concatenate([self.crops, other.crops]), self.codes + other.codes, self.sources + other.sources,
-                        np.concatenate([self.embeddings, other.embeddings]), np.concatenate([self.turned, other.turned]))
+        return Examples(self.codes + other.codes, self.sources + other.sources, np.concatenate([self.embeddings, other.embeddings]),
+                        np.concatenate([self.turned, other.turned]), np.concatenate([self.grey_faces, other.grey_faces]),
+                        lambda: np.concatenate([self.crops, other.crops]))
 
     def without(self, keep: np.ndarray) -> Examples:
         """Only the examples where ``keep`` (a boolean mask) holds: to forget a wrong example."""
         k = np.flatnonzero(keep)
-        return Examples(self.crops[k], tuple(self.codes[i] for i in k), tuple(self.sources[i] for i in k),
-                        self.embeddings[k], self.turned[k])
+        faces = None if self.stored_faces is None else self.stored_faces[k]
+        held = None if self.held_crops is None else self.held_crops[k]
+        return Examples(tuple(self.codes[i] for i in k), tuple(self.sources[i] for i in k), self.embeddings[k], self.turned[k],
+                        faces, lambda: self.crops[k], held)
 
     @property
     def faces_seen(self) -> tuple[str, ...]:
@@ -176,7 +216,7 @@ class Examples:
     def _index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
         """Both ways up: each example's code (class index), embedding and face centre (at ``FACE_SIZE``), and the face shape."""
         cls = np.array([CLASSES.index(c) for c in self.codes], np.int64)
-        grey = _face_sized(_grey(self.crops))
+        grey = self.grey_faces
         faces = np.concatenate([_faces(grey), _faces(np.ascontiguousarray(grey[:, ::-1, ::-1]))])
         _, h, w = grey.shape
         dy, dx = round(h * FACE_MARGIN), round(w * FACE_MARGIN)
@@ -198,7 +238,12 @@ class Examples:
         pick = np.empty((len(crops), len(seen), m), np.int64)
         for j, c in enumerate(seen):
             of_code = np.flatnonzero(cls == c)
-            order = np.argsort(-cos[:, of_code], axis=1)[:, :m]
+            near_c = cos[:, of_code]
+            if len(of_code) > m:  # the m nearest without sorting them all: a face a set has seen a thousand times costs little more
+                top = np.argpartition(-near_c, m - 1, axis=1)[:, :m]
+                order = np.take_along_axis(top, np.argsort(-np.take_along_axis(near_c, top, axis=1), axis=1), axis=1)
+            else:
+                order = np.argsort(-near_c, axis=1)
             pick[:, j] = of_code[np.pad(order, ((0, 0), (0, m - order.shape[1])), mode="edge")]
         best_cos = np.take_along_axis(cos, pick[:, :, 0], axis=1)
         near = (best_cos - 1.0) / 2
@@ -277,8 +322,8 @@ def load_examples(folder: Path, name: str, embedder: str | None) -> tuple[Exampl
     try:
         if embedder != classifier_id() or len(embeddings) != len(crops):
             upright, turned = embed(crops) if len(crops) else (np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
-            return Examples(crops, codes, sources, upright, turned), True
-        return Examples(crops, codes, sources, embeddings, turned), False
+            return Examples.of_arrays(crops, codes, sources, upright, turned), True
+        return Examples.of_arrays(crops, codes, sources, embeddings, turned), False
     except ValueError as exc:
         raise TileSetError(f"tile set {name!r}: {folder / EXAMPLES_FILE} does not hold together ({exc}); {again}") from None
 

@@ -15,6 +15,7 @@ tiles, face-down and not-a-tile stay with the classifier, so a set only ever add
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -38,11 +39,22 @@ from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
 from recognizer.detect import CONFIDENT, detect, sizes_by_orientation
 from recognizer.detections import Detections
 from recognizer.errors import TileSetError
-from recognizer.examples import EXAMPLES_FILE, CorrectedTile, Examples, examples_from_photo, load_examples, read_corrected, save_meta
+from recognizer.examples import (
+    EXAMPLES_FILE,
+    CorrectedTile,
+    Examples,
+    classifier_id,
+    embed,
+    examples_from_photo,
+    load_examples,
+    read_corrected,
+    save_meta,
+)
 from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile, scaled
 from recognizer.image import load_photo, load_photo_sized
 from recognizer.labels import CLASSES
 from recognizer.models import load_model, models_dir
+from recognizer.setstore import SetStore, history_file
 from scoring.jsonfile import JsonInputError, load_json_file
 from scoring.tiles import ALL_CODES, COPIES_OF_A_TILE, PLAYING_CODES
 
@@ -399,11 +411,17 @@ class TileSet:
         """Which boxes show one of this set's faces (``TRUST_MATCH``): the set's own tiles, not print beside them."""
         return np.asarray(self.aligned_match(crops_of(rgb, dets.boxes), coarse=True).max(axis=1, initial=-1.0) >= TRUST_MATCH)
 
-    def save(self, folder: Path, meta: dict[str, Any]) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(folder / "prototypes.npz", labels=self.labels, embeddings=self.embeddings.astype(np.float16),
+    def prototypes_npz(self) -> bytes:
+        """The calibration's prototypes as a ``prototypes.npz`` holds them."""
+        out = io.BytesIO()
+        np.savez_compressed(out, labels=self.labels, embeddings=self.embeddings.astype(np.float16),
                             corners=self.corners.astype(np.float16), levels=self.levels.astype(np.float32),
                             templates=self.templates.astype(np.float32))
+        return out.getvalue()
+
+    def save(self, folder: Path, meta: dict[str, Any]) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "prototypes.npz").write_bytes(self.prototypes_npz())
         (folder / "tileset.json").write_text(json.dumps({"name": self.name, "codes": list(self.codes), **meta}, indent=2) + "\n")
 
 
@@ -415,16 +433,102 @@ def check_name(name: str) -> str:
 
 
 def load_tileset(name: str) -> TileSet:
-    """A built-in set (``models/tilesets/NAME``) or a user's (``$PUNGCHOW_HOME/tilesets/NAME``); a built-in is never shadowed."""
+    """A built-in set (``models/tilesets/NAME``) or one of the player's (kept in their history file); a built-in is
+    never shadowed. A set still only in a folder of ``$PUNGCHOW_HOME/tilesets`` (one that could not be read in) is read
+    from there, or says what is wrong with it."""
     check_name(name)
-    for base in (builtin_tileset_dir(), user_tileset_dir()):
-        folder = base / name
-        if (folder / "tileset.json").is_file():
-            return _read_folder(name, folder, writable=base != builtin_tileset_dir())
+    folder = builtin_tileset_dir() / name
+    if (folder / "tileset.json").is_file():
+        return _read_folder(name, folder)
+    store = player_store()
+    found = _read_stored(store, name)
+    if found is not None:
+        return found
+    folder = user_tileset_dir() / name
+    if (folder / "tileset.json").is_file():
+        return _read_folder(name, folder)
     known = ", ".join(list_tilesets()) or "none"
     raise TileSetError(f"no tile set named {name!r} (known: {known}); "
                        f"start one with `pungchow tileset learn {name} PHOTO --corrected FILE` "
                        f"or `pungchow tileset add {name} PHOTO --layout LAYOUT.json`")
+
+
+def player_store() -> SetStore:
+    """The player's sets in their history file, with any set folder of ``$PUNGCHOW_HOME/tilesets`` read in once."""
+    store = SetStore(history_file())
+    _take_in_folders(store)
+    return store
+
+
+def _take_in_folders(store: SetStore) -> None:
+    """Sets kept as folders (before sets lived in the history file) read into it once. The folders' files are left as
+    they are; a folder whose set is already in the file under its name is left out and never overwrites it; a folder
+    that does not read stays a folder, and naming it says what is wrong with it."""
+    base = user_tileset_dir()
+    names = [n for n in list_tilesets_in(base) if n not in set(list_tilesets_in(builtin_tileset_dir()))]
+    if not names:
+        return
+    try:
+        done = store.folders_taken_in()
+        kept = set(store.names())
+        for name in (n for n in names if n not in done):
+            try:
+                ts = _read_folder(name, base / name)
+            except TileSetError:
+                continue
+            if name in kept:
+                store.take_in(name, f"left in {base / name}: a set named {name!r} was kept already", None, classifier_id())
+                continue
+            npz = base / name / "prototypes.npz"
+            prototypes = npz.read_bytes() if ts.calibrated and npz.is_file() else None
+            meta = _read_meta(name, base / name)
+            store.take_in(name, "read in", (meta, prototypes, ts.examples or Examples.empty()), classifier_id())
+    except (TileSetError, OSError):
+        return  # the history file cannot take them now: the folders are still read as folders
+
+
+#: Sets read from a history file, kept while unchanged: (file, name) -> (its changes, the classifier, the set). A photo
+#: read with a set the process has read before costs one look at the set's count of changes, not a read of its rows.
+_READ: dict[tuple[Path, str], tuple[int, str, TileSet]] = {}
+
+
+def _read_stored(store: SetStore, name: str) -> TileSet | None:
+    """The player's set ``name`` from the history file (None: not there), read once while it is unchanged."""
+    embedder = classifier_id()
+    changes = store.changes(name)
+    if changes is None:
+        return None
+    key = (store.path.resolve(), name)
+    kept = _READ.get(key)
+    if kept is not None and kept[:2] == (changes, embedder):
+        return kept[2]
+    ts = _read_rows(store, name, embedder)
+    if ts is not None:
+        _READ[key] = (changes, embedder, ts)
+    return ts
+
+
+def _read_rows(store: SetStore, name: str, embedder: str) -> TileSet | None:
+    """The set's rows read and checked; examples embedded by another classifier are embedded again from their crops
+    and written back."""
+    found = store.read(name, embedder)
+    if found is None:
+        return None
+    kept, stale = found
+    examples = kept.examples
+    if stale:
+        where = np.isin(np.array(kept.ids), stale)
+        crops = examples.crops[where]
+        upright, turned = embed(crops)
+        same = examples.embeddings.shape[1:] == upright.shape[1:]  # another classifier may embed in another size
+        emb = examples.embeddings.copy() if same else np.zeros((len(examples), upright.shape[1]), np.float32)
+        back = examples.turned.copy() if same else np.zeros_like(emb)
+        emb[where], back[where] = upright, turned
+        examples = Examples(examples.codes, examples.sources, emb, back, examples.stored_faces, lambda: kept.examples.crops)
+        with contextlib.suppress(TileSetError):  # a read-only file: the set is embedded again on each load, and still reads
+            store.embedded_again(name, [i for i, w in zip(kept.ids, where) if w], upright, turned, embedder)
+    return _set_of(name, kept.meta, examples, kept.prototypes, f"{store.path} (set {name})",
+                   f"calibrate it again: pungchow tileset add {name} PHOTO --layout LAYOUT.json --replace")
 
 
 def _read_meta(name: str, folder: Path) -> dict[str, Any]:
@@ -452,9 +556,8 @@ def _read_folder(name: str, folder: Path, writable: bool = False) -> TileSet:
 
 
 def _read_set_files(name: str, folder: Path, again: str, writable: bool) -> TileSet:
-    """The set in ``folder``: its examples (embedded again, and written back where the folder is the user's, when the
-    classifier changed) and its calibration's prototypes (derived again from the calibration's examples when the
-    classifier changed; a set calibrated before examples were kept is refused then, with the command that rebuilds it)."""
+    """The set in ``folder``: its examples (embedded again, and written back where the folder is writable, when the
+    classifier changed) and its calibration's prototypes (``_set_of``)."""
     meta = _read_meta(name, folder)
     examples = None
     if (folder / EXAMPLES_FILE).is_file():
@@ -465,36 +568,44 @@ def _read_set_files(name: str, folder: Path, again: str, writable: bool) -> Tile
                 save_meta(folder, name, examples, meta)
             except OSError:
                 pass  # read-only: the set is embedded again on each load, and still reads
-    if not (folder / "prototypes.npz").is_file():
+    npz = folder / "prototypes.npz"
+    return _set_of(name, meta, examples, npz.read_bytes() if npz.is_file() else None, str(npz), again)
+
+
+def _set_of(name: str, meta: dict[str, Any], examples: Examples | None, prototypes: bytes | None, where: str, again: str) -> TileSet:
+    """The set its description, examples and calibration's prototypes (a ``prototypes.npz`` as bytes) make, checked:
+    prototypes derived again from the calibration's examples when the classifier changed (a set calibrated before
+    examples were kept is refused then, with the command that rebuilds it)."""
+    if prototypes is None:
         if examples is None:
-            raise TileSetError(f"tile set {name!r}: {folder} holds neither examples nor a calibration; {again}")
+            raise TileSetError(f"tile set {name!r}: {where} holds neither examples nor a calibration; {again}")
         return TileSet.of_examples(name, examples)
     codes = meta.get("codes")
     if not isinstance(codes, list) or not codes or not all(isinstance(c, str) and c in ALL_CODES for c in codes):
-        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged (its \"codes\" are not a list of tile codes); {again}")
+        raise TileSetError(f"tile set {name!r}: its tileset.json in {where} is damaged (its \"codes\" are not a list of tile "
+                           f"codes); {again}")
     looks_like = meta.get("looks_like", LOOKS_LIKE)
     if isinstance(looks_like, bool) or not isinstance(looks_like, (int, float)) or not 0.0 <= looks_like <= 1.0:
-        raise TileSetError(f"tile set {name!r}: {folder / 'tileset.json'} is damaged (\"looks_like\" is {str(looks_like)[:20]!r}, "
+        raise TileSetError(f"tile set {name!r}: its tileset.json in {where} is damaged (\"looks_like\" is {str(looks_like)[:20]!r}, "
                            f"not a number from 0 to 1); {again}")
     if meta.get("classifier_sha256") != load_model("classifier").meta["sha256"]:
         calibration = examples.without(np.array([s.startswith("calibration:") for s in examples.sources])) if examples else None
         if calibration is None or not len(calibration):
             raise TileSetError(f"tile set {name!r} was calibrated with another classifier; {again}")
         return prototypes_of(name, calibration, float(looks_like), examples)
-    npz = folder / "prototypes.npz"
     try:
-        with zipfile.ZipFile(npz) as packed:
+        with zipfile.ZipFile(io.BytesIO(prototypes)) as packed:
             unpacked = sum(info.file_size for info in packed.infolist())
         if unpacked > MAX_PROTOTYPE_BYTES:
-            raise TileSetError(f"tile set {name!r}: {npz} unpacks to {unpacked:,} bytes, more than the {MAX_PROTOTYPE_BYTES:,} "
+            raise TileSetError(f"tile set {name!r}: {where} unpacks to {unpacked:,} bytes, more than the {MAX_PROTOTYPE_BYTES:,} "
                                f"a set holds; {again}")
-        with np.load(npz, allow_pickle=False) as z:
+        with np.load(io.BytesIO(prototypes), allow_pickle=False) as z:
             arrays = {k: z[k] for k in ("labels", "embeddings", "corners", "levels", "templates")}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise TileSetError(f"tile set {name!r}: {npz} is damaged or cut short ({exc}); {again}") from None
+        raise TileSetError(f"tile set {name!r}: {where} is damaged or cut short ({exc}); {again}") from None
     n = len(arrays["labels"])
     if any(len(arrays[k]) != n for k in ("embeddings", "corners", "levels")) or len(arrays["templates"]) != len(codes):
-        raise TileSetError(f"tile set {name!r}: {npz} does not match its tileset.json; {again}")
+        raise TileSetError(f"tile set {name!r}: {where} does not match its tileset.json; {again}")
     return TileSet(name, tuple(codes), arrays["labels"], arrays["embeddings"].astype(np.float32), arrays["corners"].astype(np.float32),
                    arrays["levels"].astype(np.float32), arrays["templates"].astype(np.float32), float(looks_like), examples)
 
@@ -510,7 +621,8 @@ def prototypes_of(name: str, calibration: Examples, looks_like: float = LOOKS_LI
 
 @dataclass(frozen=True)
 class SetSummary:
-    """What the page shows of the set being learnt: its name, the faces it has examples of, how many examples."""
+    """What the page shows of the set being learnt: its name, the faces it has examples of, how many examples, and
+    where it is kept (the player's history file, or the folder ``--into`` named)."""
 
     name: str
     faces_seen: tuple[str, ...]
@@ -539,43 +651,63 @@ def learnt_copy_of(builtin: str) -> str:
 
 
 def add_examples(name: str, new: Examples, out_dir: Path | None = None, based_on: str | None = None) -> tuple[TileSet, Path]:
-    """Add examples to the player's set ``name`` (in ``out_dir``, default the user's folder), creating it if new; a new
-    set ``based_on`` a built-in one starts as a copy of its calibration and examples.
-
-    The examples file and the set's description are each replaced whole, so a set is never left half written."""
+    """Add examples to the player's set ``name``, creating it if new (a new set ``based_on`` a built-in one starts as a
+    copy of its calibration and examples). The set lives in the player's history file: the examples are added as rows
+    in one transaction, nothing rewritten. With ``out_dir``, the set is a folder of files there instead (replaced whole)."""
     check_name(name)
-    if out_dir is None and (builtin_tileset_dir() / name).is_dir():
+    if out_dir is not None:
+        return _add_to_folder(name, new, out_dir)
+    if (builtin_tileset_dir() / name).is_dir():
         raise TileSetError(f"{name!r} is a built-in tile set; learn into a set of your own (e.g. {name}-mine)")
-    base = out_dir or user_tileset_dir()
+    store = player_store()
+    current = _read_stored(store, name)
+    if current is None and (user_tileset_dir() / name / "tileset.json").is_file():
+        _read_folder(name, user_tileset_dir() / name)  # a folder that did not read in says what is wrong with it
+    if current is not None:
+        key, was = (store.path.resolve(), name), store.changes(name)
+        changes = store.append(name, new, classifier_id())
+        grown = with_fields(current, examples=(current.examples or Examples.empty()) + new)
+        if was is not None and changes == was + 1:  # nobody else changed it meanwhile: the set read stays read, grown
+            _READ[key] = (changes, classifier_id(), grown)
+        return grown, store.path
+    meta: dict[str, Any] = {"name": name}
+    prototypes = None
+    examples = new
+    if based_on is not None:
+        source = builtin_tileset_dir() / check_name(based_on)
+        if not (source / "tileset.json").is_file():
+            raise TileSetError(f"there is no built-in tile set {based_on!r} to start a set of your own from")
+        built_in = _read_folder(based_on, source)
+        meta = {**_read_meta(based_on, source), "name": name, "copied_from": based_on}
+        prototypes = (source / "prototypes.npz").read_bytes() if (source / "prototypes.npz").is_file() else None
+        examples = (built_in.examples or Examples.empty()) + new
+    store.create(name, meta, prototypes, examples, classifier_id())
+    found = _read_stored(store, name)
+    assert found is not None
+    return found, store.path
+
+
+def _add_to_folder(name: str, new: Examples, base: Path) -> tuple[TileSet, Path]:
+    """``--into DIR``: the set as files in its own folder there (as ``models/tilesets`` holds the built-in ones)."""
     if base.exists() and not base.is_dir():
         raise TileSetError(f"{base} is a file; give the folder that holds tile sets")
     folder = base / name
     if (folder / "tileset.json").is_file():
-        current = _read_folder(name, folder, writable=True)
+        current: TileSet | None = _read_folder(name, folder, writable=True)
         meta = _read_meta(name, folder)
     else:
         if folder.exists() and any(folder.iterdir()):
             raise TileSetError(f"{folder} exists and is not a tile set; choose another name, or move that folder away")
-        folder.mkdir(parents=True, exist_ok=True)
         current, meta = None, {"name": name}
-        if based_on is not None:
-            current, meta = _copied_from_builtin(based_on, folder)
-    examples = (current.examples or Examples.empty()) + new if current is not None else new
-    examples.save(folder)
-    save_meta(folder, name, examples, meta)
-    ts = with_fields(current, examples=examples) if current is not None else TileSet.of_examples(name, examples)
-    return ts, folder
-
-
-def _copied_from_builtin(builtin: str, folder: Path) -> tuple[TileSet, dict[str, Any]]:
-    """Built-in set ``builtin``'s files copied into the empty ``folder``, and the set they make there."""
-    source = builtin_tileset_dir() / check_name(builtin)
-    if not (source / "tileset.json").is_file():
-        raise TileSetError(f"there is no built-in tile set {builtin!r} to start a set of your own from")
-    for file in ("tileset.json", "prototypes.npz", EXAMPLES_FILE):
-        if (source / file).is_file():
-            shutil.copyfile(source / file, folder / file)
-    return _read_folder(folder.name, folder, writable=True), _read_meta(folder.name, folder)
+    examples = ((current.examples if current is not None else None) or Examples.empty()) + new
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        examples.save(folder)
+        save_meta(folder, name, examples, meta)
+    except OSError as exc:
+        raise TileSetError(f"cannot write tile set {name!r} in {folder}: {exc.strerror or exc}; free some space or give "
+                           "another folder with --into") from None
+    return (with_fields(current, examples=examples) if current is not None else TileSet.of_examples(name, examples)), folder
 
 
 def learn_tiles(name: str, rgb: np.ndarray, tiles: list[CorrectedTile], photo_name: str = "photo", out_dir: Path | None = None,
@@ -598,22 +730,35 @@ def learn_from_corrected(name: str, photo: str | Path, corrected: str | Path, ou
     return summary_of(ts, folder)
 
 
-def _own_set_folder(name: str) -> Path:
-    """The folder of the player's own set ``name``: a built-in set is never changed, and a set must exist."""
+def _own_set(name: str) -> tuple[SetStore, TileSet]:
+    """The player's own set ``name`` and where it is kept: a built-in set is never changed, and a set must exist."""
     check_name(name)
     if (builtin_tileset_dir() / name).is_dir():
         raise TileSetError(f"{name!r} is a built-in tile set; it has no examples of yours to forget or export")
-    folder = user_tileset_dir() / name
-    if not (folder / "tileset.json").is_file():
+    store = player_store()
+    ts = _read_stored(store, name)
+    if ts is None:
+        if (user_tileset_dir() / name / "tileset.json").is_file():
+            _read_folder(name, user_tileset_dir() / name)  # says what is wrong with the folder that did not read in
         raise TileSetError(f"there is no tile set {name!r} of yours; the page lists the sets you have")
-    return folder
+    return store, ts
+
+
+def set_changes(name: str | None) -> int | None:
+    """How often the player's set ``name`` has changed (None: no such set of theirs): a photo read with the set before it
+    learnt is read again after."""
+    if not name:
+        return None
+    try:
+        return player_store().changes(check_name(name))
+    except TileSetError:
+        return None
 
 
 def own_tilesets() -> list[str]:
-    """The player's own sets (in the user's folder; the built-in sets are the reader's, not theirs)."""
-    base = user_tileset_dir()
+    """The player's own sets (in their history file; the built-in sets are the reader's, not theirs)."""
     builtin = set(list_tilesets_in(builtin_tileset_dir()))
-    return [n for n in list_tilesets_in(base) if n not in builtin]
+    return [n for n in player_store().names() if n not in builtin]
 
 
 def list_tilesets_in(base: Path) -> list[str]:
@@ -623,15 +768,16 @@ def list_tilesets_in(base: Path) -> list[str]:
 
 def learnt_examples(name: str) -> Examples:
     """The examples of the player's own set ``name``, in the order they were learnt (the page numbers them so)."""
-    return _read_folder(name, _own_set_folder(name), writable=True).examples or Examples.empty()
+    return _own_set(name)[1].examples or Examples.empty()
 
 
 def forget_examples(name: str, which: Collection[int] | None = None) -> SetSummary:
     """Forget the examples at places ``which`` of the player's set ``name`` (as ``learnt_examples`` numbers them), or
     with None every example learnt from a photo: a wrong correction taken back, or the set started again. The tiles of
     a calibration stay while the set is calibrated (its prototypes are derived from them when the reader changes)."""
-    folder = _own_set_folder(name)
-    ts = _read_folder(name, folder, writable=True)
+    store, ts = _own_set(name)
+    kept = store.read(name, classifier_id())
+    assert kept is not None
     ex = ts.examples or Examples.empty()
     calibration = np.array([s.startswith("calibration:") and ts.calibrated for s in ex.sources], bool)
     if which is None:
@@ -645,10 +791,8 @@ def forget_examples(name: str, which: Collection[int] | None = None) -> SetSumma
         if (forget & calibration).any():
             raise TileSetError(f"example {int(np.flatnonzero(forget & calibration)[0]) + 1} of {name!r} is a tile of its calibration; "
                                "calibrate the set again to change those")
-    kept = ex.without(~forget)
-    kept.save(folder)
-    save_meta(folder, name, kept, _read_meta(name, folder))
-    return summary_of(with_fields(ts, examples=kept), folder)
+    store.forget(name, [i for i, f in zip(kept[0].ids, forget) if f])
+    return summary_of(with_fields(ts, examples=ex.without(~forget)), store.path)
 
 
 def forget_learnt(name: str, sources: Collection[str]) -> SetSummary:
@@ -661,25 +805,45 @@ def forget_learnt(name: str, sources: Collection[str]) -> SetSummary:
 def rename_tileset(name: str, new_name: str) -> SetSummary:
     """The player's set ``name`` called ``new_name`` from now on (the page starts one as "my-set"); a name already
     taken, by a set of theirs or a built-in one, is refused, never overwritten."""
-    folder = _own_set_folder(name)
+    store, _ = _own_set(name)
     check_name(new_name)
-    if new_name in list_tilesets() or (folder.parent / new_name).exists():
+    if new_name in list_tilesets():
         raise TileSetError(f"there is already a tile set {new_name!r}; choose another name")
-    meta = _read_meta(name, folder)
-    os.rename(folder, folder.parent / new_name)
-    ts = _read_folder(new_name, folder.parent / new_name, writable=True)
-    save_meta(folder.parent / new_name, new_name, ts.examples or Examples.empty(), meta)
-    return summary_of(ts, folder.parent / new_name)
+    store.rename(name, new_name)
+    ts = _read_stored(store, new_name)
+    assert ts is not None
+    return summary_of(ts, store.path)
+
+
+def remove_tileset(name: str) -> str:
+    """The player's set ``name`` gone from their history file, readable or not (a damaged set is removed this way, then
+    imported again); a built-in set is never removed, and a folder's files are left."""
+    check_name(name)
+    if (builtin_tileset_dir() / name).is_dir():
+        raise TileSetError(f"{name!r} is a built-in tile set; it is the reader's, not yours to remove")
+    store = player_store()
+    if not store.remove(name):
+        raise TileSetError(f"there is no tile set {name!r} of yours; `pungchow tileset list` names them")
+    return f"tile set {name!r} removed from {store.path}"
 
 
 def export_tileset(name: str) -> bytes:
     """The player's set ``name`` as one zip file (its description, examples and any calibration), to keep or move."""
-    folder = _own_set_folder(name)
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for f in sorted(folder.iterdir()):
-            if f.is_file() and not f.name.startswith("."):
-                z.write(f, f"{name}/{f.name}")
+    store, ts = _own_set(name)
+    kept = store.read(name, classifier_id())
+    assert kept is not None
+    examples = ts.examples or Examples.empty()
+    with tempfile.TemporaryDirectory(prefix="pungchow-export-") as tmp:
+        folder = Path(tmp)
+        examples.save(folder)
+        save_meta(folder, name, examples, kept[0].meta)
+        if kept[0].prototypes is not None:
+            (folder / "prototypes.npz").write_bytes(kept[0].prototypes)
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+            for f in SET_FILES:
+                if (folder / f).is_file():
+                    z.write(folder / f, f"{name}/{f}")
     return out.getvalue()
 
 
@@ -709,29 +873,33 @@ def import_tileset(data: bytes, what: str = "the file") -> SetSummary:
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
         raise TileSetError(f"{what} is not an exported tile set ({exc}); export the set again from the Tile sets page") from None
     if name in list_tilesets():
-        raise TileSetError(f"there is already a tile set {name!r}; forget its examples or rename that folder first, "
-                           "so that neither set is overwritten")
-    base = user_tileset_dir()
-    base.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".import-{name}-", dir=base))
-    try:
-        for f, content in contents.items():
-            (staging / f).write_bytes(content)
-        ts = _read_folder(name, staging, writable=True)
+        raise TileSetError(f"there is already a tile set {name!r}; rename yours on the Tile sets page first "
+                           "(`pungchow tileset list` names them), so that neither set is overwritten")
+    with tempfile.TemporaryDirectory(prefix=f"pungchow-import-{name}-") as tmp:
+        staging = Path(tmp)
         try:
-            os.rename(staging, base / name)
-        except OSError:
-            raise TileSetError(f"{base / name} is in the way (a folder that is not a tile set); move it away, then import "
-                               "again") from None
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging)
-    return summary_of(ts, base / name)
+            for f, content in contents.items():
+                (staging / f).write_bytes(content)
+        except OSError as exc:
+            raise TileSetError(f"cannot unpack {what} ({exc.strerror or exc}); free some disk space, then import again") from None
+        ts = _read_folder(name, staging)
+        meta = {k: v for k, v in _read_meta(name, staging).items() if k not in ("examples", "faces_seen", "examples_embedded_by")}
+        prototypes = (staging / "prototypes.npz").read_bytes() if (staging / "prototypes.npz").is_file() else None
+        store = player_store()
+        store.create(name, meta, prototypes, ts.examples or Examples.empty(), classifier_id())
+    found = _read_stored(store, name)
+    assert found is not None
+    return summary_of(found, store.path)
+
+
+def list_tilesets() -> list[str]:
+    """Every set: the built-in ones, the player's, and any folder of theirs not read into the history file yet."""
+    return sorted(set(list_tilesets_in(builtin_tileset_dir())) | set(player_store().names()) | set(list_tilesets_in(user_tileset_dir())))
 
 
 def read_all_tilesets() -> tuple[dict[str, TileSet], list[str]]:
-    """Every set in the folders, each read on its own: one damaged set is left out and named (second list), so
-    it never stops a photo being read without it."""
+    """Every set, each read on its own: one damaged set is left out and named (second list), so it never stops a photo
+    being read without it."""
     sets: dict[str, TileSet] = {}
     damaged: list[str] = []
     for name in list_tilesets():
@@ -773,10 +941,6 @@ def suggest_tileset(rgb: np.ndarray, dets: Detections, current: str | None = Non
         return None
     match, name = max(fits)
     return Suggestion(name, match, base, current)
-
-
-def list_tilesets() -> list[str]:
-    return sorted(set(list_tilesets_in(user_tileset_dir())) | set(list_tilesets_in(builtin_tileset_dir())))
 
 
 def read_layout(path: str | Path) -> list[list[str]]:
@@ -979,8 +1143,19 @@ def learn(name: str, cal: Calibration, seed: int = 0) -> TileSet:
 
 
 def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, replace: bool = False) -> Path:
-    """Write the set into ``out_dir`` (default: the user's folder) all at once; never over another set unless ``replace``."""
+    """Keep the set in the player's history file (or with ``out_dir``, as files in a folder there) all at once; never
+    over another set unless ``replace``. What the player taught a set calibrated again stays; an earlier calibration's
+    tiles give way to this one's. Returns where it is kept."""
     base, folder = set_destination(ts.name, out_dir, replace)
+    meta = {"name": ts.name, "codes": list(ts.codes), **_calibration_meta(ts, cal)}
+    if out_dir is None:
+        store = player_store()
+        current = _read_stored(store, ts.name)
+        kept = (current.examples if current is not None else None) or Examples.empty()
+        learnt = kept.without(np.array([not s.startswith("calibration:") for s in kept.sources], bool))
+        examples = Examples.of_crops(cal.crops(), list(cal.codes), f"calibration:{cal.photo_name}") + learnt
+        store.create(ts.name, meta, ts.prototypes_npz(), examples, classifier_id(), replace=current is not None)
+        return store.path
     try:
         return _write_set(ts, cal, base, folder)
     except OSError as exc:
@@ -988,17 +1163,29 @@ def save_tileset(ts: TileSet, cal: Calibration, out_dir: Path | None = None, rep
                            "free some space or give a writable folder with --into") from None
 
 
+def _calibration_meta(ts: TileSet, cal: Calibration) -> dict[str, Any]:
+    """What a set's description says of its calibration."""
+    return {"photo": cal.photo_name, "layout": cal.layout, "tiles": len(cal.codes), "copies_per_tile": JITTER_COPIES,
+            "looks_like": ts.looks_like, "classifier_sha256": load_model("classifier").meta["sha256"]}
+
+
 def set_destination(name: str, out_dir: Path | None = None, replace: bool = False) -> tuple[Path, Path]:
-    """The folder of sets and the set's own folder a calibration will write, checked before any photo is read."""
+    """Where a calibration will keep the set (the history file twice, or the folder of sets and the set's own folder),
+    checked before any photo is read."""
     check_name(name)
-    base = out_dir or user_tileset_dir()
-    if out_dir is not None:
-        if base.exists() and not base.is_dir():
-            raise TileSetError(f"--into {base} is a file; give the folder that holds tile sets")
-        if not base.exists() and not base.parent.is_dir():
-            raise TileSetError(f"--into {base}: its parent folder {base.parent} does not exist; create it or give another folder")
-    elif (builtin_tileset_dir() / name).is_dir():
-        raise TileSetError(f"{name!r} is a built-in tile set; choose another name for yours (e.g. {name}-mine)")
+    if out_dir is None:
+        if (builtin_tileset_dir() / name).is_dir():
+            raise TileSetError(f"{name!r} is a built-in tile set; choose another name for yours (e.g. {name}-mine)")
+        store = player_store()
+        current = _read_stored(store, name) if name in store.names() else None
+        if current is not None and current.calibrated and not replace:
+            raise TileSetError(f"a tile set named {name!r} already exists; choose another name, or add --replace to calibrate it again")
+        return store.path, store.path
+    base = out_dir
+    if base.exists() and not base.is_dir():
+        raise TileSetError(f"--into {base} is a file; give the folder that holds tile sets")
+    if not base.exists() and not base.parent.is_dir():
+        raise TileSetError(f"--into {base}: its parent folder {base.parent} does not exist; create it or give another folder")
     folder = base / name
     if folder.exists() and not folder.is_dir():
         raise TileSetError(f"{folder} is a file, not a tile set's folder: move it away or choose another name "
@@ -1020,8 +1207,7 @@ def _write_set(ts: TileSet, cal: Calibration, base: Path, folder: Path) -> Path:
     base.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{ts.name}-", dir=base))
     try:
-        ts.save(tmp, {"photo": cal.photo_name, "layout": cal.layout, "tiles": len(cal.codes), "copies_per_tile": JITTER_COPIES,
-                      "looks_like": ts.looks_like, "classifier_sha256": load_model("classifier").meta["sha256"]})
+        ts.save(tmp, _calibration_meta(ts, cal))
         examples.save(tmp)
         save_meta(tmp, ts.name, examples, json.loads((tmp / "tileset.json").read_text()))
         if folder.is_dir():  # replace the set's own files; anything else kept there (a source/ folder) stays

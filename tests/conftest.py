@@ -65,5 +65,6 @@ def all_book_hands() -> list[tuple[str, dict[str, Any]]]:
 @pytest.fixture(autouse=True)
 def own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test's player has a data folder of their own: a tile corrected on the page teaches their set
-    (``$PUNGCHOW_HOME/tilesets``), which must never be the user's, nor another test's."""
+    (kept in ``$PUNGCHOW_HOME/history.sqlite3``), which must never be the user's, nor another test's."""
     monkeypatch.setenv("PUNGCHOW_HOME", str(tmp_path / "pungchow-home"))
+    monkeypatch.delenv("PUNGCHOW_DB", raising=False)

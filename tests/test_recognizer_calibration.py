@@ -7,6 +7,7 @@ data generator's renderer and skip (with the reason) where its fonts are missing
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,7 @@ from recognizer.tileset import (
     check_layout,
     learn,
     load_tileset,
+    own_tilesets,
     photo_rows,
     read_calibration,
     read_layout,
@@ -230,16 +232,18 @@ def test_into_a_file_a_missing_folder_or_over_a_set_is_refused(tmp_path: Path, h
     assert cli_main(["tileset", "add", "mine", photo, "--layout", str(LAYOUT_1922), "--into", str(a_file)]) == 2
     assert cli_main(["tileset", "add", "mine", photo, "--layout", str(LAYOUT_1922), "--into", str(tmp_path / "no" / "such")]) == 2
     assert cli_main(["tileset", "add", "mine", photo, "--layout", str(LAYOUT_1922)]) == 0
-    before = (home / "tilesets" / "mine" / "prototypes.npz").read_bytes()
+    before = kept_prototypes(home, "mine")
     assert cli_main(["tileset", "add", "mine", photo, "--layout", str(LAYOUT_1922)]) == 2
-    assert (home / "tilesets" / "mine" / "prototypes.npz").read_bytes() == before
-    kept = home / "tilesets" / "mine" / "source" / "layout.json"
-    kept.parent.mkdir()
-    kept.write_text("{}")
+    assert kept_prototypes(home, "mine") == before
     assert cli_main(["tileset", "add", "mine", photo, "--layout", str(LAYOUT_1922), "--replace"]) == 0
-    assert kept.read_text() == "{}"  # only the set's own files are replaced
     assert cli_main(["tileset", "add", "pungchow-1922", photo, "--layout", str(LAYOUT_1922)]) == 2
-    assert not (home / "tilesets" / "pungchow-1922").exists()
+    assert own_tilesets() == ["mine"] and not (home / "tilesets").exists()
+
+
+def kept_prototypes(home: Path, name: str) -> bytes:
+    """A calibrated set's prototypes as the player's history file keeps them."""
+    with sqlite3.connect(home / "history.sqlite3") as db:
+        return bytes(db.execute("SELECT prototypes FROM tilesets WHERE name = ?", (name,)).fetchone()[0])
 
 
 def test_a_user_set_never_shadows_a_built_in_one(home: Path) -> None:
@@ -259,12 +263,13 @@ def test_set_names_with_path_parts_are_refused(name: str) -> None:
 def test_damaged_set_files_are_clear_errors(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ts = learn("broken", read_calibration(SOURCE / "illustration_1.jpg", read_layout(LAYOUT_1922)))
     cal = read_calibration(SOURCE / "illustration_1.jpg", read_layout(LAYOUT_1922))
-    folder = save_tileset(ts, cal)
-    npz = folder / "prototypes.npz"
-    npz.write_bytes(npz.read_bytes()[:200])
+    history = save_tileset(ts, cal)
+    with sqlite3.connect(history) as db:
+        db.execute("UPDATE tilesets SET prototypes = substr(prototypes, 1, 200), changes = changes + 1")
     with pytest.raises(TileSetError, match="damaged or cut short"):
         load_tileset("broken")
-    (folder / "tileset.json").write_text("not json")
+    with sqlite3.connect(history) as db:
+        db.execute("UPDATE tilesets SET meta = 'not json', changes = changes + 1")
     assert cli_main(["recognize", str(SOURCE / "illustration_2.jpg"), "--tileset", "broken"]) == 2
     assert "damaged" in capsys.readouterr().err
 

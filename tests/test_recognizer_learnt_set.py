@@ -10,7 +10,7 @@ import io
 import json
 import os
 import re
-import shutil
+import sqlite3
 import zipfile
 from pathlib import Path
 
@@ -123,30 +123,26 @@ def test_learning_adds_to_the_set(home: Path) -> None:
 
 
 def test_a_set_embedded_by_another_classifier_embeds_itself_again(home: Path) -> None:
-    """When the classifier is replaced, a learnt set embeds its stored crops again and says so in its file."""
+    """When the classifier is replaced, a learnt set embeds its stored crops again and keeps the new embeddings."""
     rgb = load_photo(SOURCE / "illustration_1.jpg")
     tiles = [CorrectedTile(tuple(t["box"]), str(t["code"])) for t in calibration_tiles("4C", "8D")]  # type: ignore[arg-type]
-    folder = learn_tiles("old-reader", rgb, tiles, "illustration_1.jpg").folder
-    meta = json.loads((folder / "tileset.json").read_text())
+    history = learn_tiles("old-reader", rgb, tiles, "illustration_1.jpg").folder
     right_embedding = load_tileset("old-reader").examples
-    meta["examples_embedded_by"] = "an earlier classifier"
-    (folder / "tileset.json").write_text(json.dumps(meta))
-    with np.load(folder / "examples.npz") as z:
-        stale = {k: z[k] for k in z.files}
-    stale["embeddings"] = np.zeros_like(stale["embeddings"])
-    np.savez(folder / "examples.npz", **stale)
+    with sqlite3.connect(history) as db:
+        db.execute("UPDATE tileset_examples SET embedded_by = 'an earlier classifier', embedding = zeroblob(length(embedding))")
+        db.execute("UPDATE tilesets SET changes = changes + 1")  # as every change Pung Chow makes counts
     again = load_tileset("old-reader").examples
     assert again is not None and right_embedding is not None
     np.testing.assert_allclose(again.embeddings, right_embedding.embeddings, atol=2e-3)
-    assert json.loads((folder / "tileset.json").read_text())["examples_embedded_by"] != "an earlier classifier"
+    with sqlite3.connect(history) as db:
+        assert db.execute("SELECT count(*) FROM tileset_examples WHERE embedded_by = 'an earlier classifier'").fetchone()[0] == 0
 
 
 def test_a_calibrated_set_of_another_classifier_is_read_not_refused(home: Path) -> None:
     """A set calibrated with `tileset add` keeps its tiles, so another classifier derives its prototypes again."""
-    ts, folder = calibrate("harr-again", SOURCE / "illustration_1.jpg", SOURCE / "layout.json")
-    meta = json.loads((folder / "tileset.json").read_text())
-    meta["classifier_sha256"] = "an earlier classifier"
-    (folder / "tileset.json").write_text(json.dumps(meta))
+    ts, history = calibrate("harr-again", SOURCE / "illustration_1.jpg", SOURCE / "layout.json")
+    with sqlite3.connect(history) as db:
+        db.execute("UPDATE tilesets SET meta = json_set(meta, '$.classifier_sha256', 'an earlier classifier'), changes = changes + 1")
     again = load_tileset("harr-again")
     assert again.calibrated and set(again.codes) == set(ts.codes)
     assert len(again.examples or Examples.empty()) == len(ts.codes)
@@ -178,7 +174,7 @@ def test_a_bad_corrected_file_is_one_clear_line(home: Path, capsys: pytest.Captu
     assert cli_main(["tileset", "learn", "mine", str(SOURCE / "illustration_1.jpg"), "--corrected", str(corrected)]) == 2
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1
-    assert not (home / "home" / "tilesets" / "mine" / "examples.npz").exists()
+    assert own_tilesets() == []  # nothing kept of a file refused
 
 
 def test_a_built_in_set_is_never_learnt_into(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -336,7 +332,7 @@ def test_the_page_shows_what_the_set_learnt_and_forgets_a_wrong_example(home: Pa
     app.button(key="w_forget_all").click().run()
     assert len(learnt_examples("on-the-page")) == 0
     exported = export_tileset("on-the-page")
-    shutil.rmtree(home / "home" / "tilesets" / "on-the-page")
+    monkeypatch.setenv("PUNGCHOW_DB", str(home / "new-phone.sqlite3"))  # the set brought to another history file
     app.file_uploader(key="w_import_set").set_value(("on-the-page.zip", exported, "application/zip"))
     app.button(key="w_import").click().run()
     assert not app.exception and not app.error
@@ -348,12 +344,12 @@ def test_the_page_shows_what_the_set_learnt_and_forgets_a_wrong_example(home: Pa
     assert app.selectbox(key="w_learnt_set").value == "on-the-page"  # the sets are still listed
 
 
-def test_an_exported_set_comes_back_whole_and_never_over_another(home: Path) -> None:
-    """Exported, the set's folder gone (a new phone), and imported: the same examples. Imported again beside
+def test_an_exported_set_comes_back_whole_and_never_over_another(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exported, and imported on a new phone (another history file): the same examples. Imported again beside
     itself, it is refused rather than written over the set that is there."""
     harrs_learnt_set("travelling", "9B", "8D")
     exported, codes = export_tileset("travelling"), learnt_examples("travelling").codes
-    shutil.rmtree(home / "home" / "tilesets" / "travelling")
+    monkeypatch.setenv("PUNGCHOW_HOME", str(home / "new-phone"))
     assert str(import_tileset(exported, "travelling.zip")) == "tile set 'travelling': 2 examples of 2 faces"
     assert learnt_examples("travelling").codes == codes
     with pytest.raises(TileSetError, match="already a tile set 'travelling'"):

@@ -8,6 +8,7 @@ general reader reads one nine of bamboo as a four and one eight of dots as a sev
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,8 @@ def test_a_saved_hand_teaches_every_tile_and_only_the_players_own_set(home: Path
     review = rv.set_in_hand(read, 4, False)  # another player's tile beside the hand: not the player's to vouch for
     lesson = teach(Lesson(learning_set(None)), rgb, "illustration_1.jpg", review, every_tile=True)
     assert learnt_examples(PAGE_SET).codes == ("9B", "8D", "5C") and len(lesson.tiles) == 3
+    again = teach(lesson, rgb, "illustration_1.jpg", review)  # the page's next run, the hand saved: nothing forgotten
+    assert again.tiles == lesson.tiles and learnt_examples(PAGE_SET).codes == ("9B", "8D", "5C")
     assert "examples of 3 faces" in rename_tileset(PAGE_SET, "grandma-bone")
     assert own_tilesets() == ["grandma-bone"] and learning_set("grandma-bone") == "grandma-bone"
     with pytest.raises(Exception, match="already a tile set"):
@@ -174,3 +177,97 @@ def test_two_tiles_corrected_on_the_page_read_right_on_the_next_photo(home: Path
     app.text_input(key="w_rename_to").input("pungchow-1922")
     app.button(key="w_rename").click().run()
     assert any("already a tile set" in e.value for e in app.error) and own_tilesets() == ["harrs-set"]
+
+
+@pytest.fixture
+def stand_in_reader(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The page's reader giving the stand-in recognition of a hand (one south wind misread as north) for any photo."""
+    import streamlit as st
+
+    from tests.test_webapp_app import FakePipeline
+    from webapp import recognition
+
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    monkeypatch.setattr(recognition, "load_reader", lambda: recognition.Reader(FakePipeline, ()))
+    yield FakePipeline
+    st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+def the_page() -> Any:
+    from streamlit.testing.v1 import AppTest
+
+    app = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "webapp" / "app.py"), default_timeout=120)
+    app.run()
+    assert not app.exception
+    return app
+
+
+def damaged_page_set() -> None:
+    """The set the page teaches, damaged in the history file (its description no longer JSON)."""
+    import sqlite3
+
+    from recognizer.classify import crops_of
+    from recognizer.examples import Examples
+    from recognizer.setstore import history_file
+    from recognizer.tileset import add_examples
+
+    add_examples(PAGE_SET, Examples.of_crops(crops_of(load_photo(SOURCE / "illustration_1.jpg"), np.array([[40.0, 40, 50, 70]])),
+                                             ["1B"], "page:earlier.jpg"))
+    with sqlite3.connect(history_file()) as db:
+        db.execute("UPDATE tilesets SET meta = '{cut short', changes = changes + 1 WHERE name = ?", (PAGE_SET,))
+
+
+def test_a_hand_is_saved_when_the_set_cannot_learn_and_the_page_says_why(home: Path, stand_in_reader: Any) -> None:
+    """The set the page would teach is damaged: the photo's hand, corrected and saved, is kept in the history, and the
+    page says, after the save, that the set did not learn and why."""
+    from tests.test_webapp_app import photo_bytes
+    from webapp.history import History
+
+    damaged_page_set()
+    app = the_page()
+    app.file_uploader(key="w_upload").set_value(("hand.jpg", photo_bytes(), "image/jpeg")).run()
+    version = app.session_state["review_version"]
+    app.button(key=f"w_alt_{version}_7_SW").click().run()  # the north wind put right: a correction the set would learn
+    app.get("button_group")[0].set_value("discard").run()
+    app.text_input(key="w_save_title").set_value("Friday")
+    app.text_input(key="w_save_players").set_value("Ann, Bo, Cy, Di")
+    app.button(key="w_save_hand").click().run()
+    assert not app.exception
+    assert any("Saved as hand 1" in s.value for s in app.success)
+    said = [e.value.replace("\\", "") for e in app.error]
+    assert any(m.startswith("Saved. Your tile set did not learn from this photo: tile set 'my-set'") and "damaged" in m
+               and "pungchow tileset remove my-set" in m for m in said), said
+    hands = History(home / "history.sqlite3").hands(1)
+    assert [str(h.hand) for h in hands] == ["6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]"]
+
+
+def test_a_seat_photo_teaches_the_set_as_score_a_hand_does(home: Path, stand_in_reader: Any) -> None:
+    """On *Settle the table*, a tile corrected on a seat's photo joins the player's set (the page's own, as on *Score
+    a hand*); saving the deal teaches it every tile of that seat's hand."""
+    from tests.test_webapp_app import photo_bytes
+
+    app = the_page()
+    app.switch_page("views/table.py").run()
+    app.file_uploader(key="w_seat_photo_2").set_value(("west.jpg", photo_bytes(), "image/jpeg")).run()
+    app.button(key="w_s2_alt_1_7_SW").click().run()
+    assert not app.exception and not app.error
+    assert learnt_examples(PAGE_SET).codes == ("SW",)
+    assert any(f"learnt 1 face of {PAGE_SET}: SW" in c.value.replace("\\", "") for c in app.caption)
+    app.selectbox(key="w_s2_pick_1").set_value(0).run()
+    app.button(key="w_s2_aside_1").click().run()  # a tile beside the hand, not in it: a loser holds 13
+    app.selectbox(key="w_winner").set_value(0).run()
+    app.text_input(key="w_seat_hand_0").set_value("1B1B1B 2B2B2B 3B3B3B 4B4B4B 5B5B")
+    app.text_input(key="w_seat_winning_0").set_value("5B").run()
+    app.selectbox(key="w_seat_won_by_0").set_value("discard").run()
+    for seat in (1, 3):
+        app.toggle(key=f"w_seat_plain_{seat}").set_value(True).run()
+        app.number_input(key=f"w_seat_score_{seat}").set_value(10).run()
+    app.button(key="w_settle").click().run()
+    assert not app.exception and not app.error, [e.value for e in app.error]
+    app.button(key="w_save_deal").click().run()
+    assert not app.exception and not app.error, [e.value for e in app.error]
+    in_hand = Counter(["7C", "7C", "8C", "8C", "9C", "SW", "SW", "5C", "6C", "7C", "2D", "2D", "2D"])
+    learnt = Counter(learnt_examples(PAGE_SET).codes)
+    assert learnt in (in_hand, in_hand + Counter(["6C"]))  # every tile of the seat's hand (the one set aside only if checked)

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
+from recognizer.setstore import SET_TABLES, STORE_VERSION, history_file
 from scoring.engine import ScoreResult
 from scoring.errors import Ask, Problem, PungChowError
 from scoring.hand import Hand
@@ -32,9 +33,11 @@ from webapp.review import Correction
 from webapp.sheet import ScoreSheet, score_sheet, settle_up
 from webapp.text import spreadsheet_cell
 
-DB_FILE = "history.sqlite3"
-SCHEMA_VERSION = 1
+#: 2: the file may also hold the player's tile sets (``recognizer.setstore``), which version 1 took for another program's.
+SCHEMA_VERSION = STORE_VERSION
 EXPORT_SCHEMA = "pungchow/game-export"
+#: The game export's own version: a game is written as before whatever else the history file holds.
+EXPORT_VERSION = 1
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -77,8 +80,9 @@ CREATE TABLE IF NOT EXISTS settlements (
 );
 CREATE INDEX IF NOT EXISTS hands_by_game ON hands(game_id, deal);
 """
-#: The tables (and index) this program makes; a file holding any other table belongs to another program.
-OUR_TABLES = frozenset({"games", "hands", "settlements", "hands_by_game"})
+#: The tables (and indexes) this program makes, the player's tile sets' among them; a file holding any other table
+#: belongs to another program.
+OUR_TABLES = frozenset({"games", "hands", "settlements", "hands_by_game"}) | SET_TABLES
 #: How often a deal is tried again when its number was taken meanwhile.
 DEAL_TRIES = 5
 
@@ -91,13 +95,7 @@ class HistoryError(PungChowError):
 
 def default_db_path(environ: Mapping[str, str] | None = None) -> Path:
     """Where the history lives: ``$PUNGCHOW_DB``, else ``$PUNGCHOW_HOME``, else the user's data directory."""
-    env = os.environ if environ is None else environ
-    if env.get("PUNGCHOW_DB"):
-        return Path(env["PUNGCHOW_DB"]).expanduser()
-    if env.get("PUNGCHOW_HOME"):
-        return Path(env["PUNGCHOW_HOME"]).expanduser() / DB_FILE
-    base = Path(env["XDG_DATA_HOME"]).expanduser() if env.get("XDG_DATA_HOME") else Path.home() / ".local" / "share"
-    return base / "pungchow" / DB_FILE
+    return history_file(environ)
 
 
 def _now() -> str:
@@ -207,7 +205,7 @@ class History:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 with self._connect() as db:
                     db.executescript(_SCHEMA)
-                    if db.execute("PRAGMA user_version").fetchone()[0] == 0:
+                    if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:  # version 1 files read as they are
                         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                     if "save_key" not in {r[1] for r in db.execute("PRAGMA table_info(hands)")}:
                         db.execute("ALTER TABLE hands ADD COLUMN save_key TEXT")  # a file from before saving was idempotent
@@ -483,7 +481,7 @@ class History:
         game = self.game(game_id)
         data = {
             "schema": EXPORT_SCHEMA,
-            "version": SCHEMA_VERSION,
+            "version": EXPORT_VERSION,
             "game": {"id": game.id, "title": game.title, "players": list(game.players), "created_at": game.created_at},
             "hands": [h.to_dict() for h in self.hands(game_id)],
             "settlements": [s.to_dict() for s in self.settlements(game_id)],

@@ -199,6 +199,8 @@ class Lesson:
     stopped: bool = False
     holds: str = ""
     """What the set holds after the last step, as the recognizer sums it up ("tile set 'my-set': 2 examples of 2 faces")."""
+    whole_hand: bool = False
+    """The player confirmed every tile of the hand (they saved it): those tiles stay learnt on the runs that follow."""
 
     def __str__(self) -> str:
         codes = [t.code for t in self.tiles]
@@ -231,6 +233,7 @@ def teach(lesson: Lesson, image: Any, photo_name: str, review: Review, every_til
     is forgotten."""
     if lesson.stopped:
         return lesson
+    every_tile = every_tile or lesson.whole_hand
     if lesson.tiles and lesson.tileset not in own_tilesets():
         lesson = replace(lesson, tiles=())  # the set was renamed or removed on Tile sets: what it learnt went with it
     checked = {t.id: t for t in review.tiles
@@ -242,11 +245,17 @@ def teach(lesson: Lesson, image: Any, photo_name: str, review: Review, every_til
     kept = tuple(t for t in lesson.tiles if t.source not in stale)
     new = [t for i, t in checked.items() if i not in {k.tile_id for k in kept}]
     if not new:
-        return replace(lesson, tiles=kept)
+        return replace(lesson, tiles=kept, whole_hand=every_tile)
     tag = f"{Path(photo_name).name or 'photo'} #{uuid.uuid4().hex[:6]}"  # one source a step: it is taken back whole
     holds = module.learn_tiles(lesson.tileset, image, [corrected_tile(t) for t in new], tag,
                                based_on=_built_in_behind(lesson.tileset))
-    return replace(lesson, tiles=kept + tuple(LearntTile(t.id, t.code, f"page:{tag}") for t in new), holds=str(holds))
+    return replace(lesson, tiles=kept + tuple(LearntTile(t.id, t.code, f"page:{tag}") for t in new), holds=str(holds),
+                   whole_hand=every_tile)
+
+
+def not_learnt(what: str, why: str) -> str:
+    """What the page says when a saved hand's tiles could not teach the player's set: the save stands, and why not."""
+    return f"Saved. Your tile set did not learn from {what}: {why}"
 
 
 def take_back(lesson: Lesson) -> Lesson:
@@ -259,12 +268,11 @@ def take_back(lesson: Lesson) -> Lesson:
 def tileset_stamp(name: str | None) -> str:
     """When the player's set ``name`` last changed ('' for none, or a built-in set): a photo read with the set before
     it learnt is read again after."""
-    if not name:
-        return ""
     try:
-        return str((_tileset_module().user_tileset_dir() / name / "tileset.json").stat().st_mtime_ns)
-    except OSError:
+        changes = _tileset_module().set_changes(name)
+    except (PungChowError, OSError):
         return ""
+    return "" if changes is None else str(changes)
 
 
 def rename_tileset(name: str, new_name: str) -> str:

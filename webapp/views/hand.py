@@ -18,7 +18,7 @@ from webapp import review as rv
 from webapp import reviewer, state
 from webapp.history import HistoryError
 from webapp.photos import MAX_UPLOAD_MB, THUMBNAIL_SIDE, Photo, kept_picture, photo_key, read_photo, thumbnail_jpeg
-from webapp.recognition import Lesson, known_tilesets, learning_set, take_back, teach, tileset_offer
+from webapp.recognition import Lesson, known_tilesets, learning_set, not_learnt, take_back, teach, tileset_offer
 from webapp.scores import breakdown_rows, total_text
 from webapp.text import markdown_text
 from webapp.widgets import (
@@ -247,8 +247,10 @@ def save_hand(review: rv.Review, hand: Hand, rules: str, result: ScoreResult) ->
         player = st.selectbox("Whose hand", player_choices, index=min(seat_index, len(player_choices) - 1), key="w_save_player") \
             or player_choices[0]
         if st.button("Save hand", key="w_save_hand"):
-            with user_errors():  # a set that cannot learn (a folder in its way) says so; the hand is saved all the same
-                learn_from_photo(review, every_tile=True)  # the player confirmed every tile of the hand by saving it
+            try:  # the player confirmed every tile of the hand by saving it
+                learn_from_photo(review, every_tile=True)
+            except PungChowError as exc:  # a set that cannot learn says why, after the save; the hand is saved all the same
+                st.session_state[state.MESSAGE] = not_learnt("this photo", player_words(exc))
             if store.saved_under(key) is None and game_id is None:
                 game_id = store.new_game(title, player_choices).id
             st.session_state[state.GAME_ID] = game_id

@@ -15,6 +15,7 @@ from webapp import reviewer, state
 from webapp import table as tb
 from webapp.history import HandRecord, HandToKeep, History, HistoryError
 from webapp.photos import MAX_UPLOAD_MB, read_photo, thumbnail_jpeg
+from webapp.recognition import Lesson, known_tilesets, learning_set, not_learnt, teach
 from webapp.review import Review, to_hand
 from webapp.scores import total_text
 from webapp.text import markdown_rows, markdown_text
@@ -135,7 +136,7 @@ def read_seat_photo(index: int) -> None:
         return
     try:
         photo = read_photo(upload.getvalue(), upload.name)
-        review = Review.from_recognition(read_tiles_once(photo))
+        review = Review.from_recognition(read_tiles_once(photo, seat_tileset()))
     except PungChowError as exc:
         st.session_state[state.MESSAGE] = f"{current_table().seats[index].player}'s photo: {exc}"
         return
@@ -147,6 +148,30 @@ def read_seat_photo(index: int) -> None:
     st.session_state[f"w_seat_winning_{index}"] = winning.code if winning is not None else ""
     put(tb.with_seat(current_table(), index, hand=hand, unread="", winning_tile=winning, winning_unread="", photo_sha256=photo.sha256,
                      thumbnail=thumbnail_jpeg(photo.image), hand_id=None))
+
+
+def seat_tileset() -> str | None:
+    """The set a seat's photo is read with: the one the last photo taught (on this page or *Score a hand*), if any."""
+    learning = st.session_state.get(state.LEARNING_SET)
+    return learning if learning in known_tilesets() else None
+
+
+def learn_from_seat(index: int, every_tile: bool = False) -> Lesson | None:
+    """Teach the player's set the tiles of a seat's photo they corrected or checked (``every_tile``: every tile of the
+    hand, confirmed by saving the deal), as *Score a hand* teaches it (``recognition.teach``); what one photo taught is
+    kept with that photo's review (its slot's version)."""
+    slot = reviewer.seat_slot(index)
+    review, photo = st.session_state.get(slot.review), st.session_state.get(slot.photo)
+    if review is None or photo is None:
+        return None
+    token = st.session_state.get(slot.version, 0)
+    kept = st.session_state.get(f"seat_lesson_{index}")
+    lesson = kept[1] if kept and kept[0] == token else Lesson(learning_set(st.session_state.get(state.LEARNING_SET)))
+    lesson = teach(lesson, photo.image, photo.name, review, every_tile)
+    st.session_state[f"seat_lesson_{index}"] = (token, lesson)
+    if lesson.tiles:
+        st.session_state[state.LEARNING_SET] = lesson.tileset
+    return lesson
 
 
 def seat_hand(review: Review) -> tuple[Hand | None, Tile | None]:
@@ -236,8 +261,14 @@ def seat_fields(index: int, table: tb.Deal) -> None:
             put(tb.with_seat(current_table(), index, plain=False))
         winning, winning_unread, won_by = seat.winning_tile, seat.winning_unread, seat.won_by
         if review is not None:
+            lesson = None
+            with user_errors():
+                lesson = learn_from_seat(index)  # before the review is drawn, as on Score a hand
             reviewer.review_tiles(slot, with_circumstances=False, winner=table.winner == index)
             review = st.session_state[slot.review]
+            if lesson is not None:
+                st.caption(markdown_text(f"{lesson}: the next photo of the set reads those faces with what it learnt" if lesson.tiles
+                                         else f"Each tile you correct or check here teaches your tile set {lesson.tileset}."))
             (hand, winning), unread, winning_unread = seat_hand(review), "", ""
             if table.winner != index:
                 winning = None
@@ -351,6 +382,14 @@ def save_deal(table: tb.Deal, rules: str, results: dict[str, ScoreResult], settl
             hands = [HandToKeep(seat.player, result.hand, rules, version, dict(result.best.options), result,
                                 photo_sha256=seat.photo_sha256, thumbnail=seat.thumbnail)
                      for i, seat in enumerate(table.seats) if i not in linked and (result := results.get(seat.player)) is not None]
+            unlearnt = []
+            for i in range(4):
+                try:  # every tile of a seat's photo is confirmed by saving the deal
+                    learn_from_seat(i, every_tile=True)
+                except PungChowError as exc:  # a set that cannot learn says why, after the save; the deal is saved all the same
+                    unlearnt.append(player_words(exc))
+            if unlearnt:
+                st.session_state[state.MESSAGE] = not_learnt("the seats' photos", unlearnt[0])
             # A hand saved from *Score a hand* already is linked, not kept twice: the deal takes its number.
             store.save_deal(game_id, hands, settlement=settlement, rule_set=rules, rule_version=version,
                                    east=table.players[table.east], deal=next(iter(linked.values())).deal if linked else None,
