@@ -146,8 +146,8 @@ class Looks:
         smaller look), and the box sized like the photo's tiles counted up to ``TILE_SIZED_FIRST`` surer: on the
         1922 prints the larger look often boxes only a tile's face or one of its two characters, a box half the
         tile's, where the smaller look boxes it whole. A box one look alone finds, under half a tile's size
-        (``HALF_A_TILE``), is a caption letter, a pip or such a half, and is dropped; two halves that make one tile
-        are joined (``halves_joined``)."""
+        (``HALF_A_TILE``), is a caption letter, a pip or such a half, and is dropped, unless it stands in a row of
+        tiles as one of them (``in_line_grown``); two halves that make one tile are joined (``halves_joined``)."""
         sides = sorted(self.found)
         every = Detections(np.concatenate([self.found[s].boxes for s in sides]), np.concatenate([self.found[s].scores for s in sides]))
         larger = np.concatenate([np.full(len(self.found[s]), k, np.float32) for k, s in enumerate(sides)])
@@ -158,8 +158,40 @@ class Looks:
         kept = nms(every, rank=rank)
         if len(sides) > 1:
             seen = np.sum([iou_matrix(kept.boxes, self.found[s].boxes).max(axis=1) >= 0.5 for s in sides if len(self.found[s])], axis=0)
-            kept = kept[np.nonzero((seen >= 2) | (size_likeness(kept.boxes, self.tiles.boxes) >= HALF_A_TILE))[0]]
+            whole = (seen >= 2) | (size_likeness(kept.boxes, self.tiles.boxes) >= HALF_A_TILE)
+            kept = in_line_grown(kept, whole)
         return tile_like(halves_joined(kept, self.tiles), self.tiles)
+
+
+#: A part-boxed tile stands in a row: its box at least this share of its neighbour's height, its centre within the
+#: neighbour's height, and at most ``IN_LINE_GAP`` of the neighbour's width from it.
+IN_LINE_HEIGHT = 0.5
+IN_LINE_GAP = 0.6
+
+
+def in_line_grown(dets: Detections, whole: np.ndarray) -> Detections:
+    """The boxes ``whole`` marks, and each other box that stands in line with one of them as a tile of its row does,
+    grown to that neighbour's height and width round its own centre; the rest (caption letters, pips, a tile's half
+    beside its whole box) dropped. A 1922 print's faint 1C, boxed round its lower two thirds at one look only, is the
+    row's first tile, not a letter: a letter is under half a tile's height, or lies above or below the row."""
+    if whole.all() or not whole.any():
+        return dets[np.flatnonzero(whole)]
+    boxes = dets.boxes.copy()
+    rows = boxes[whole]
+    keep = whole.copy()
+    for k in np.flatnonzero(~whole):
+        x, y, w, h = boxes[k]
+        cy = y + h / 2
+        gap = np.maximum(rows[:, 0] - (x + w), x - (rows[:, 0] + rows[:, 2]))
+        beside = (h >= IN_LINE_HEIGHT * rows[:, 3]) & (cy >= rows[:, 1]) & (cy <= rows[:, 1] + rows[:, 3]) \
+            & (gap >= 0) & (gap <= IN_LINE_GAP * rows[:, 2])
+        if not beside.any():
+            continue
+        row = rows[np.flatnonzero(beside)[np.argmin(gap[beside])]]
+        grown = np.array([x + w / 2 - row[2] / 2, row[1], row[2], row[3]], np.float32)
+        if iou_matrix(grown[None], rows).max() < 0.3:
+            boxes[k], keep[k] = grown, True
+    return dets.with_(boxes=boxes)[np.flatnonzero(keep)]
 
 
 def size_likeness(boxes: np.ndarray, tiles: np.ndarray) -> np.ndarray:

@@ -49,6 +49,22 @@ def test_a_caption_letter_one_look_alone_boxes_is_not_a_tile() -> None:
     assert iou_matrix(merged.boxes, np.array([letter], np.float32)).max() < 0.1
 
 
+def test_a_faint_tile_boxed_in_part_at_one_look_stands_in_its_row_and_is_boxed_whole() -> None:
+    """Example 2's faint 1C, first of the chow 1C 2C 3C: one look boxes its lower part (28 by 30 beside 36 by
+    50 tiles, 0.47 of a tile in size), the other nothing. It stands in the row, a tile's gap from 2C: it is kept, boxed as the
+    row's tiles are. A letter beside the row, under half a tile's height, is still dropped."""
+    faint = [60, 116, 28, 30]
+    letter = [70, 120, 14, 18]
+    for part, kept in ((faint, True), (letter, False)):
+        base = boxes(ROW.tolist() + [part], [0.9, 0.9, 0.9, 0.7])
+        larger = boxes(ROW.tolist(), [0.9, 0.9, 0.9])
+        merged = Looks({224: base, 384: larger}, boxes(ROW.tolist(), [0.9, 0.9, 0.9])).merged()
+        assert len(merged) == 3 + kept
+        if kept:
+            tile = np.array([[56, 100, 36, 50]], np.float32)  # where the 1C lies, as its neighbours lie
+            assert iou_matrix(merged.boxes, tile).max() > 0.8
+
+
 def test_a_small_box_both_looks_find_is_kept() -> None:
     """A box under half the tiles' size that both looks box (a tile further off, say) is not taken for a letter."""
     small = [300, 100, 24, 33]
