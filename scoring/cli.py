@@ -132,9 +132,11 @@ def _print_result(name: str, result: ScoreResult | Refusal) -> None:
 def run_score(hand: Hand, args: argparse.Namespace) -> int:
     """Score ``hand`` as the options in ``args`` say and print it; shared by ``score`` and ``photo``."""
     chosen = args.rules if args.rules.strip().lower() == service.ALL else get_rule_set(args.rules)  # looked up once
-    results = service.score_under(hand, chosen, service.share_options(chosen, options_from_args(args)))
+    options = options_from_args(args)
+    results = service.score_under(hand, chosen, service.share_options(chosen, options))
     side_by_side = args.rules.strip().lower() == service.ALL
-    matters = None if side_by_side else service.winning_tile_matters(hand, chosen, options_from_args(args))
+    scored = next(iter(results.values()))
+    matters = None if side_by_side or not isinstance(scored, ScoreResult) else service.winning_tile_matters(scored, chosen, options)
     if args.json:
         as_dicts = {name: r.to_dict() for name, r in results.items()}
         if matters is not None:

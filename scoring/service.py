@@ -124,17 +124,18 @@ class UnmarkedWinningTile:
         return str(self.problem)
 
 
-def winning_tile_matters(hand: Hand, rules: str | RuleSet,
+def winning_tile_matters(result: ScoreResult, rules: str | RuleSet,
                          options: Mapping[str, Any] | None = None) -> UnmarkedWinningTile | None:
-    """For a winning hand with no winning tile marked: the totals it would score with each tile it could have won on,
-    when they are not all the total it scores now; else None (a tile is marked, it did not win, or no tile changes it).
+    """For a winning hand scored (``result``, under ``rules`` with ``options``) with no winning tile marked: the totals
+    it would score with each tile it could have won on, when they are not all the total it scored; else None (a tile
+    is marked, it did not win, or no tile changes it).
 
     A drawn tile lies among the concealed tiles; a discard may also have completed an exposed pung or chow.
     """
+    hand, scored = result.hand, result.total
     if not hand.winner or hand.winning_tile is not None:
         return None
     rule_set = rules if isinstance(rules, RuleSet) else get_rule_set(rules)
-    scored = score_one(hand, rule_set, options).total
     could_be = set(hand.concealed)
     if hand.won_by in CLAIMED_WINS:
         could_be |= {t for m in hand.melds if m.exposed and m.kind is not MeldKind.KONG for t in m.tiles}

@@ -28,7 +28,7 @@ EXAMPLE_6 = "1D1D1D4D4D4D2D2D (9D9D9D9D) [7D7D7D]"
 
 def test_example_7_with_no_winning_tile_says_what_each_tile_would_score() -> None:
     hand = Hand.parse(EXAMPLE_7, won_by="discard", seat_wind="S")
-    matters = service.winning_tile_matters(hand, "harr-1922")
+    matters = service.winning_tile_matters(service.score_one(hand, "harr-1922"), "harr-1922")
     assert matters is not None
     totals = dict(matters.totals)
     assert totals[5504] == (Tile("WD"),)  # the book's hand, after the errata: the claimed white pung counts exposed
@@ -38,13 +38,13 @@ def test_example_7_with_no_winning_tile_says_what_each_tile_would_score() -> Non
 
 def test_the_same_hand_with_the_winning_tile_given_says_nothing() -> None:
     hand = Hand.parse(EXAMPLE_7, won_by="discard", seat_wind="S", winning_tile="WD")
-    assert service.winning_tile_matters(hand, "harr-1922") is None
+    assert service.winning_tile_matters(service.score_one(hand, "harr-1922"), "harr-1922") is None
 
 
 def test_a_drawn_hand_whose_every_tile_scores_alike_says_nothing() -> None:
     """Example 6's 2D filled no only place (3D would have won too), nor would 1D or 4D: 624 whichever came last."""
     hand = Hand.parse(EXAMPLE_6, won_by="wall")
-    assert service.winning_tile_matters(hand, "harr-1922") is None
+    assert service.winning_tile_matters(service.score_one(hand, "harr-1922"), "harr-1922") is None
     assert service.score_one(hand, "harr-1922").total == 624
 
 
@@ -63,7 +63,8 @@ def test_pungchow_score_prints_the_choice_and_its_json_carries_it(capsys: pytest
 def test_the_page_words_it_with_its_own_control() -> None:
     from webapp.widgets import player_words
 
-    matters = service.winning_tile_matters(Hand.parse(EXAMPLE_7, won_by="discard", seat_wind="S"), "harr-1922")
+    hand = Hand.parse(EXAMPLE_7, won_by="discard", seat_wind="S")
+    matters = service.winning_tile_matters(service.score_one(hand, "harr-1922"), "harr-1922")
     assert matters is not None
     assert "*Winning tile*" in player_words(matters.problem) and "--winning" not in player_words(matters.problem)
 

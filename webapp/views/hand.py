@@ -197,7 +197,7 @@ def score(review: rv.Review, summary: Any, answer: Any = None) -> None:
         return
     result = next(iter(results.values()))
     assert isinstance(result, ScoreResult)
-    matters = service.winning_tile_matters(hand, rules, options.get(rules))
+    matters = service.winning_tile_matters(result, rules, options.get(rules))
     for place in places:
         place.metric(f"Score under {get_rule_set(rules).title}", total_text(result))
         if matters is not None:
