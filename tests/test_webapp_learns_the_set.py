@@ -17,8 +17,11 @@ import pytest
 
 from recognizer.image import load_photo
 from recognizer.tileset import builtin_tileset_dir, learnt_examples, own_tilesets, read_calibration, read_layout
+from tests.test_webapp_app import fake_reader
 from webapp import review as rv
 from webapp.recognition import PAGE_SET, Lesson, learning_set, rename_tileset, take_back, teach
+
+__all__ = ["fake_reader"]  # the page's stand-in reader, shared with the page's own tests: a fixture used by name
 
 SOURCE = builtin_tileset_dir() / "pungchow-1922" / "source"
 FIXTURE = Path(__file__).parent / "fixtures" / "photos" / "illustration_2.expected.json"
@@ -179,22 +182,6 @@ def test_two_tiles_corrected_on_the_page_read_right_on_the_next_photo(home: Path
     assert any("already a tile set" in e.value for e in app.error) and own_tilesets() == ["harrs-set"]
 
 
-@pytest.fixture
-def stand_in_reader(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The page's reader giving the stand-in recognition of a hand (one south wind misread as north) for any photo."""
-    import streamlit as st
-
-    from tests.test_webapp_app import FakePipeline
-    from webapp import recognition
-
-    st.cache_resource.clear()
-    st.cache_data.clear()
-    monkeypatch.setattr(recognition, "load_reader", lambda: recognition.Reader(FakePipeline, ()))
-    yield FakePipeline
-    st.cache_resource.clear()
-    st.cache_data.clear()
-
-
 def the_page() -> Any:
     from streamlit.testing.v1 import AppTest
 
@@ -219,7 +206,7 @@ def damaged_page_set() -> None:
         db.execute("UPDATE tilesets SET meta = '{cut short', changes = changes + 1 WHERE name = ?", (PAGE_SET,))
 
 
-def test_a_hand_is_saved_when_the_set_cannot_learn_and_the_page_says_why(home: Path, stand_in_reader: Any) -> None:
+def test_a_hand_is_saved_when_the_set_cannot_learn_and_the_page_says_why(home: Path, fake_reader: Any) -> None:
     """The set the page would teach is damaged: the photo's hand, corrected and saved, is kept in the history, and the
     page says, after the save, that the set did not learn and why."""
     from tests.test_webapp_app import photo_bytes
@@ -243,7 +230,7 @@ def test_a_hand_is_saved_when_the_set_cannot_learn_and_the_page_says_why(home: P
     assert [str(h.hand) for h in hands] == ["6C7C7C8C8C9CSWSW [5C6C7C] [2D2D2D]"]
 
 
-def test_a_seat_photo_teaches_the_set_as_score_a_hand_does(home: Path, stand_in_reader: Any) -> None:
+def test_a_seat_photo_teaches_the_set_as_score_a_hand_does(home: Path, fake_reader: Any) -> None:
     """On *Settle the table*, a tile corrected on a seat's photo joins the player's set (the page's own, as on *Score
     a hand*); saving the deal teaches it every tile of that seat's hand."""
     from tests.test_webapp_app import photo_bytes
