@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pungchow_data.distractors import draw_scene
 from recognizer.detections import Detections
 from recognizer.group import GroupKind
 from recognizer.hand_rows import NOT_IN_THE_ROWS, group_again, group_the_hand, hand_rows
@@ -21,7 +22,7 @@ from recognizer.pipeline import recognize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from bench_distractors import draw_scene, judge
+from bench_distractors import judge
 
 TILE_W, TILE_H = 40.0, 54.0
 

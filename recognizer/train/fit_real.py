@@ -28,6 +28,7 @@ import torch.nn.functional as F
 
 from recognizer.labels import CLASSES
 from recognizer.train.effnet import TileReader, load_imagenet
+from recognizer.train.realtiles import BOOK, DISTRACTOR, HK_CROP, HK_PHOTO, LEO, RENDER
 
 #: Network input (height, width), and the framing it is read at: the box grown this much (``geometry.CROP_CONTEXT``).
 INPUT = (160, 120)
@@ -35,11 +36,10 @@ READ_CONTEXT = 1.2
 #: The pack's crops span the box grown this much (``realtiles.PACK_CONTEXT``).
 PACK_CONTEXT = 1.5
 PACK_H, PACK_W = 192, 144
-#: Kinds (``realtiles``): renders, tight HK crops, HK photos, book photos, leo.
-RENDER, HK_CROP, HK_PHOTO, BOOK, LEO = range(5)
-#: Share of each batch drawn from each kind (renormalised over the kinds a run has).
 BONUS_INDEX = [CLASSES.index(c) for c in CLASSES if c[1:] in ("F", "S")]
-KIND_SHARE = {RENDER: 0.45, HK_CROP: 0.2, HK_PHOTO: 0.1, BOOK: 0.15, LEO: 0.1}
+#: Share of each batch drawn from each kind (renormalised over the kinds a run has): the distractors' few hundred
+#: crops are a twentieth of it, taken from the renders' share.
+KIND_SHARE = {RENDER: 0.40, HK_CROP: 0.2, HK_PHOTO: 0.1, BOOK: 0.15, LEO: 0.1, DISTRACTOR: 0.05}
 
 
 def decode_pack(path: Path) -> dict[str, np.ndarray]:

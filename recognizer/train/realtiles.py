@@ -6,7 +6,10 @@ Real tiles are what the reader lacked: renders alone stop near 0.70 on sets neve
   (MIT-licensed repository whose author gathered the pictures from shopping and image-search sites), and the 1922
   book photos' tiles and not-a-tile patches (captions, arrows, paper; public domain);
 - the leo photos' train and val scenes (CC BY 4.0; the test scenes stay out, they are a measure);
-- renders: every face of many sets of the training families and classic styles, with not-a-tile crops.
+- renders: every face of many sets of the training families and classic styles, with not-a-tile crops;
+- distractors: drawn hands beside keyboards, cards, dominoes, print, patterned cloth and stone counters
+  (``pungchow_data.distractors``, at seeds the distractor bench never draws): whatever the detector boxes off the
+  hand's tiles is not a tile, and a few of the hand's own tiles are read as their faces beside them.
 
 Each crop spans its labelled box grown ``PACK_CONTEXT`` times (a tight crop is the box alone and is framed on a
 table at training time), stored as JPEG. Every real crop carries its fold (0-5): a model trained without fold k reads
@@ -38,8 +41,8 @@ JPEG_QUALITY, RENDER_JPEG_QUALITY = 88, 72
 HK_SETS = ("set01", "set03", "set05", "set07", "set09", "set11")
 FOLDS = len(HK_SETS)
 #: Where each crop came from (the pack's ``kind``): renders, tight HK face crops, HK set photos, 1922 book photos, leo.
-RENDER, HK_CROP, HK_PHOTO, BOOK, LEO = range(5)
-KIND_NAMES = ("render", "hk-crop", "hk-photo", "book", "leo")
+RENDER, HK_CROP, HK_PHOTO, BOOK, LEO, DISTRACTOR = range(6)
+KIND_NAMES = ("render", "hk-crop", "hk-photo", "book", "leo", "distractor")
 #: Render families and styles trained on (the held-out families real-wenkai, real-cwtex and styles western, blue-ink stay out).
 RENDER_STYLES = ("real-kai", "real-ming", "real-hei", "real-western", "real-song", "real-hand", "real-mainland",
                  "hk-serif", "hk-sans", "bone-bamboo", "hk-classic", "modern", "fluffy", "fluffy-dark")
@@ -213,11 +216,70 @@ def rendered(rng: np.random.Generator, sets: int, nt_per_set: int = 6, classes: 
             yield Crop(not_a_tile(rng, (style, faces), PACK_SIZE), NT, RENDER, -1)
 
 
+#: Per distractor scene: at most this many of the detector's boxes off the hand's tiles, tile-sized patches of the
+#: distractor's band, and the hand's own tiles (so that a table of cloth or a keyboard beside a tile is no sign of
+#: "not a tile").
+DISTRACTOR_BOXES, DISTRACTOR_PATCHES, DISTRACTOR_TILES = 10, 3, 3
+#: A detector's box is off the hand's tiles when it overlaps every drawn tile by less than this.
+OFF_THE_TILES_IOU = 0.3
+
+
+def distractor_crops(rng: np.random.Generator, scenes: int) -> Iterator[Crop]:
+    """Not-a-tile crops of things on a table beside a hand, as the shipped detector boxes them, and a few of the
+    hand's tiles: ``scenes`` drawn photos, one kind of distractor each in turn."""
+    from pungchow_data.distractors import KINDS, TRAINING_SEEDS, draw_scene
+    from recognizer.detect import detect, iou_matrix
+
+    kinds = [k for k in KINDS if k != "none"]
+    for i in range(scenes):
+        drawn = draw_scene(kinds[i % len(kinds)], TRAINING_SEEDS + i)
+        rgb = cv2.cvtColor(drawn.image, cv2.COLOR_BGR2RGB)
+        found = detect(rgb).boxes
+        off = found[iou_matrix(drawn.boxes, found).max(0) < OFF_THE_TILES_IOU] if len(found) else found
+        for box in off[rng.permutation(len(off))[:DISTRACTOR_BOXES]]:
+            yield Crop(_cut(rgb, *_upright(*(float(v) for v in box))), NT, DISTRACTOR, -1)
+        x, y, w, h = drawn.band
+        med_w, med_h = (float(v) for v in np.median(drawn.boxes[:, 2:], axis=0))
+        for _ in range(DISTRACTOR_PATCHES if w > med_w and h > med_h else 0):
+            s = rng.uniform(0.7, 1.4)
+            pw, ph = min(w - 1, med_w * s), min(h - 1, med_h * s)
+            px, py = rng.uniform(x, x + w - pw), rng.uniform(y, y + h - ph)
+            yield Crop(_cut(rgb, *_upright(px, py, pw, ph)), NT, DISTRACTOR, -1)
+        for k in rng.permutation(len(drawn.codes))[:DISTRACTOR_TILES]:
+            if drawn.codes[k] in CLASSES:
+                yield Crop(_cut(rgb, *_upright(*(float(v) for v in drawn.boxes[k]))), CLASSES.index(drawn.codes[k]), DISTRACTOR, -1)
+
+
+#: Crops ``rendered`` makes of each set: every face and six not-a-tile crops.
+RENDERS_PER_SET = len(CLASSES) - 1 + 6
+
+
+def extended(pack: Path, render_sets: int) -> Iterator[Crop]:
+    """The crops of a pack already built (without ``--bonus-sets``), to build on: the renders and real crops take long
+    to make again. Only its first ``render_sets`` sets' renders are kept (room for new crops in what a training
+    machine can be sent)."""
+    d = np.load(pack)
+    offsets = d["offsets"]
+    classes = [str(c) for c in d["classes"]]
+    if classes != list(CLASSES):
+        raise ValueError(f"{pack} was built for other classes; build it again")
+    renders = np.cumsum(d["kind"] == RENDER)
+    if renders[-1] % RENDERS_PER_SET:
+        raise ValueError(f"{pack}'s renders are not whole sets of {RENDERS_PER_SET}; build it again")
+    for i in range(len(offsets) - 1):
+        if d["kind"][i] == RENDER and renders[i] > render_sets * RENDERS_PER_SET:
+            continue
+        bgr = cv2.imdecode(d["jpeg"][offsets[i]:offsets[i + 1]], cv2.IMREAD_COLOR)
+        if bgr is None:
+            raise ValueError(f"crop {i} of {pack} is not a JPEG image; build the pack again")
+        yield Crop(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), int(d["label"][i]), int(d["kind"][i]), int(d["fold"][i]))
+
+
 def write_pack(crops: list[Crop], out: Path) -> dict[str, int]:
     """Save crops as one ``.npz`` (JPEG bytes end to end, offsets, label, kind, fold); how many of each kind."""
     blobs = []
     for c in crops:
-        quality = RENDER_JPEG_QUALITY if c.kind == RENDER else JPEG_QUALITY
+        quality = RENDER_JPEG_QUALITY if c.kind in (RENDER, DISTRACTOR) else JPEG_QUALITY
         ok, enc = cv2.imencode(".jpg", cv2.cvtColor(c.image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
         assert ok
         blobs.append(enc.reshape(-1))
@@ -240,6 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--render-sets", type=int, default=90)
     p.add_argument("--bonus-sets", type=int, default=0, help="this many more drawn sets' flowers and seasons alone")
     p.add_argument("--leo-work", type=Path, default=Path("data/rec-leo"))
+    p.add_argument("--distractor-scenes", type=int, default=0,
+                   help="this many drawn hands beside keys, cards, dominoes, print, cloth or counters (not-a-tile crops)")
+    p.add_argument("--extend", type=Path,
+                   help="start from this pack's crops (its first --render-sets sets' renders) instead of building them again")
     p.add_argument("--seed", type=int, default=40)
     a = p.parse_args(argv)
     root = realdev_dir(a.shared)
@@ -250,9 +316,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{a.out} exists; remove it or name another file")
         return 2
     rng = np.random.default_rng(a.seed)
-    crops = [*hk_crops(root), *hk_photo_tiles(root), *book_tiles(root, rng), *leo_tiles(rng, a.leo_work),
-             *rendered(rng, a.render_sets), *rendered(np.random.default_rng([a.seed, 1]), a.bonus_sets, nt_per_set=0, classes=BONUS_CLASSES,
-                      families_only=True)]
+    if a.extend is not None:
+        crops = list(extended(a.extend, a.render_sets))
+    else:
+        crops = [*hk_crops(root), *hk_photo_tiles(root), *book_tiles(root, rng), *leo_tiles(rng, a.leo_work),
+                 *rendered(rng, a.render_sets)]
+    crops += [*rendered(np.random.default_rng([a.seed, 1]), a.bonus_sets, nt_per_set=0, classes=BONUS_CLASSES, families_only=True),
+              *distractor_crops(np.random.default_rng([a.seed, 2]), a.distractor_scenes)]
     counts = write_pack(crops, a.out)
     print(f"{a.out}: {len(crops)} crops, {a.out.stat().st_size / 1e6:.1f} MB; " + ", ".join(f"{k} {n}" for k, n in counts.items()))
     return 0
