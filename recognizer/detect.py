@@ -307,10 +307,11 @@ def halves_joined(dets: Detections, tiles: Detections, whole: np.ndarray) -> tup
     letters or pips (two looks found them, or they are half a tile or more): a tile joined from two halves is one where
     both halves are, or either is and together they are nearly a tile (``NEARLY_A_TILE``), so a half only one look
     boxes is kept with its other half (example 5's 万 under 九)."""
-    if len(dets) < 2:
+    like_all = size_likeness(dets.boxes, tiles.boxes) if len(dets) else np.zeros(0)
+    parts = np.flatnonzero(like_all < LOOSE_HALF)  # a box as large as two thirds of a tile is no one's half
+    if len(parts) < 2:
         return dets, whole
-    b = dets.boxes
-    like = size_likeness(b, tiles.boxes)
+    b, like = dets.boxes[parts], like_all[parts]
     short = float(np.median(np.sort(tiles.boxes[:, 2:], axis=1)[:, 0]))
     x1, y1 = np.minimum(b[:, None, 0], b[None, :, 0]), np.minimum(b[:, None, 1], b[None, :, 1])
     x2 = np.maximum(b[:, None, 0] + b[:, None, 2], b[None, :, 0] + b[None, :, 2])
@@ -326,13 +327,12 @@ def halves_joined(dets: Detections, tiles: Detections, whole: np.ndarray) -> tup
     near = (beside & (ox <= minw / 2)) | (above & (oy <= minh / 2))
     halves = (like[:, None] < HALF_A_TILE) & (like[None, :] < HALF_A_TILE) & (ulike >= JOINED_TILE) & apart
     squarer = aspect(b) < HALF_SHAPED
-    loose = (like[:, None] < LOOSE_HALF) & (like[None, :] < LOOSE_HALF) & (ulike >= NEARLY_A_TILE) \
-        & squarer[:, None] & squarer[None, :] & (aspect(union.reshape(-1, 4)).reshape(len(b), len(b)) <= JOINED_LONGEST) & near
-    ok = halves | loose
-    ok &= (ulike > like[:, None]) & (ulike > like[None, :])
+    loose = (ulike >= NEARLY_A_TILE) & squarer[:, None] & squarer[None, :] & near \
+        & (aspect(union.reshape(-1, 4)).reshape(len(b), len(b)) <= JOINED_LONGEST)
+    ok = (halves | loose) & (ulike > like[:, None]) & (ulike > like[None, :])
     np.fill_diagonal(ok, False)
     used = np.zeros(len(b), bool)
-    boxes, scores, whole = b.copy(), dets.scores.copy(), whole.copy()
+    boxes, scores, whole = dets.boxes.copy(), dets.scores.copy(), whole.copy()
     drop = []
     for flat in np.argsort(-np.where(ok, ulike, -1), axis=None):
         i, j = divmod(int(flat), len(b))
@@ -341,10 +341,11 @@ def halves_joined(dets: Detections, tiles: Detections, whole: np.ndarray) -> tup
         if used[i] or used[j]:
             continue
         used[i] = used[j] = True
-        carried = whole[i] or whole[j] if ulike[i, j] >= NEARLY_A_TILE else whole[i] and whole[j]
-        boxes[i], scores[i], whole[i] = union[i, j], max(scores[i], scores[j]), carried
-        drop.append(j)
-    keep = np.setdiff1d(np.arange(len(b)), drop)
+        a, z = parts[i], parts[j]
+        carried = whole[a] or whole[z] if ulike[i, j] >= NEARLY_A_TILE else whole[a] and whole[z]
+        boxes[a], scores[a], whole[a] = union[i, j], max(scores[a], scores[z]), carried
+        drop.append(z)
+    keep = np.setdiff1d(np.arange(len(dets)), drop)
     return dets.with_(boxes=boxes, scores=scores)[keep], whole[keep]
 
 
