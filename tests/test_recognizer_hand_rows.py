@@ -66,6 +66,14 @@ def test_a_keyboards_first_row_boxed_in_twos_just_below_the_hand_is_set_aside_wi
     assert not rows.in_rows[len(HAND) + 1:].any()
 
 
+def test_a_lone_tile_touching_two_counters_set_aside_still_joins_the_hand() -> None:
+    """A flower laid apart by the hand, two stone counters against it: two boxes set aside are no keyboard."""
+    flower = (640, 60, TILE_W, TILE_H)
+    counters = [(682, 62, 22, 22), (682, 86, 22, 22)]
+    dets = read_as(a_row(HAND, 20, 60) + [flower] + counters, HAND + ["1F", "1D", "WD"], sure=0.6)
+    assert list(hand_rows(dets, (400, 800)).aside) == [len(HAND) + 1, len(HAND) + 2]
+
+
 def test_a_flower_laid_apart_and_a_set_in_a_second_row_stay_in_the_hand() -> None:
     concealed = ["2B", "3B", "4B", "5C", "5C", "5C", "7D", "8D", "9D", "EW", "EW"]
     dets = read_as(a_row(concealed, 20, 60) + a_row(["RD"] * 3, 20, 150) + [(600, 160, TILE_W, TILE_H)],
