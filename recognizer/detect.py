@@ -79,6 +79,10 @@ MAX_ASPECT = 2.4
 MIN_SIDE_SHARE = 0.6
 #: A box with more than this share of its area inside a larger box is a mark on that tile.
 INSIDE_SHARE = 0.7
+#: An unsure box (under ``CONFIDENT``) with at least this share of its area under each of two surer boxes lies astride
+#: them: the seam or gap between two tiles, not a tile (leo photos: 5 such boxes, no tile; a drawn hand's gap between
+#: its groups, read as a tile back).
+ASTRIDE_SHARE = 0.1
 
 
 def detector_input(rgb: np.ndarray, long_side: int = DETECT_LONG_SIDE) -> tuple[np.ndarray, float]:
@@ -162,7 +166,7 @@ class Looks:
         larger = np.concatenate([np.full(len(self.found[s]), k, np.float32) for k, s in enumerate(sides)])
         rank = every.scores + LARGER_LOOK_FIRST * larger
         if self.tiles is None:
-            return tile_like(nms(every, rank=rank))
+            return not_astride(tile_like(nms(every, rank=rank)))
         rank = rank + TILE_SIZED_FIRST * size_likeness(every.boxes, self.tiles.boxes)
         kept = nms(every, rank=rank)
         whole = np.ones(len(kept), bool)
@@ -170,7 +174,7 @@ class Looks:
             seen = np.sum([iou_matrix(kept.boxes, self.found[s].boxes).max(axis=1) > NMS_IOU for s in sides if len(self.found[s])], axis=0)
             whole = (seen >= 2) | (size_likeness(kept.boxes, self.tiles.boxes) >= HALF_A_TILE)
         kept, whole = halves_joined(kept, self.tiles, whole)
-        return tile_like(in_line_grown(kept, whole), self.tiles)
+        return not_astride(tile_like(in_line_grown(kept, whole), self.tiles))
 
 
 #: A part-boxed tile stands in a row: its box at least this share of its neighbour's height, its centre within the
@@ -403,6 +407,20 @@ def tile_like(dets: Detections, tiles: Detections | None = None) -> Detections:
     bigger = area[None, :] > 1.5 * area[:, None]
     keep &= ~(inside & bigger & keep[None, :]).any(axis=1)
     return dets[keep]
+
+
+def not_astride(dets: Detections) -> Detections:
+    """The boxes, less those the detector is unsure of that lie astride two surer ones (``ASTRIDE_SHARE``)."""
+    if len(dets) < 3:
+        return dets
+    b = dets.boxes
+    x2, y2 = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
+    iw = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
+    ih = np.clip(np.minimum(y2[:, None], y2[None]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
+    under = iw * ih / (b[:, 2] * b[:, 3])[:, None]
+    surer = dets.scores[None, :] > dets.scores[:, None]
+    astride = (dets.scores < CONFIDENT) & (((under >= ASTRIDE_SHARE) & surer).sum(axis=1) >= 2)
+    return dets[np.flatnonzero(~astride)]
 
 
 def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int) -> Detections:

@@ -129,6 +129,20 @@ def test_two_small_tiles_side_by_side_are_not_joined_into_one(pair: list[list[fl
     assert (iou_matrix(merged.boxes, np.array(pair, np.float32)).max(axis=0) > 0.9).all(), why
 
 
+def test_an_unsure_box_astride_two_tiles_is_the_gap_between_them_not_a_tile() -> None:
+    """A hand laid in groups, a gap between two of them: the detector boxes the gap (0.33 sure) as a tile, its box
+    reaching over the edges of both neighbours (0.9 sure; an eighth of it under each). It is dropped; an unsure tile
+    at the row's end, its box over one neighbour's edge only, stays."""
+    row = [[100, 100, 36, 50], [137, 100, 36, 50], [210, 100, 36, 50], [247, 100, 36, 50]]
+    gap = [166, 100, 50, 50]
+    faint = [280, 100, 36, 50]
+    look = boxes(row + [gap, faint], [0.9, 0.9, 0.9, 0.9, 0.33, 0.33])
+    merged = Looks({384: look, 576: look}, boxes(row, [0.9] * 4)).merged()
+    assert len(merged) == 5
+    assert iou_matrix(merged.boxes, np.array([gap], np.float32)).max() < 0.3
+    assert iou_matrix(merged.boxes, np.array([faint], np.float32)).max() > 0.9
+
+
 def test_tiles_the_detector_is_sure_of_are_not_taken_for_the_pips_of_a_clump_round_them() -> None:
     """The base look boxes four tiles (0.9 sure), the widest look two clumps of two tiles each, 0.55 sure: the tiles
     show the size, not the clumps (a close-up's tiles, surer than their pips, would)."""
