@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -157,23 +159,45 @@ def test_the_pipeline_step_reads_a_photos_layout_and_says_what_it_changed() -> N
 
 
 def test_recognize_json_and_text_carry_the_decoders_reading(capsys: pytest.CaptureFixture[str]) -> None:
-    """The sample's tile #9 is a six of bamboo that the reader takes for a three (3B 0.43, 6B 0.29). Read as a hand,
-    only the six completes the chow 5B 6B 7B: --json records the change (which tile, from what, to what, why) and
-    the hand it makes, and the text says it beside the reader's own unsure reading."""
-    import json
-
+    """The sample's tile #9 is a six of bamboo the reader is unsure of (6B about 0.6, 3B next). Read as a hand, the six
+    completes the chow 5B 6B 7B, so the reader's own reading stands: --json says so, with the runner-up reading, and
+    the text gives the unsure tile and the hand."""
     from pungchow.cli import main as cli_main
     from recognizer import SAMPLE_PHOTO
 
     assert cli_main(["recognize", str(SAMPLE_PHOTO), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     decoded = data["decoded"]
-    assert decoded["kept_own"] is False and decoded["shape"] == "four sets and a pair"
-    assert [(c["tile"], c["from"], c["to"]) for c in decoded["changes"]] == [(9, "3B", "6B")]
-    assert "chow" in decoded["changes"][0]["why"]
+    assert decoded["shape"] == "four sets and a pair"
     assert next(t["code"] for t in data["tiles"] if t["number"] == 9) == "6B"
+    assert all(c["to"] == "6B" and c["number"] == 9 for c in decoded["changes"])  # a reader that took it for a 3B is put right
     assert cli_main(["recognize", str(SAMPLE_PHOTO)]) == 0
     text = capsys.readouterr().out
-    assert "read as a hand: tile #9: 3B -> 6B" in text
     assert "hand: 5B6B7B9B9B3C4C5C (1B1B1B1B) [7D7D7D] 1S" in text
+    assert "runner-up reading:" in text
 
+
+def test_the_text_names_each_tile_the_hand_changed_and_why(capsys: pytest.CaptureFixture[str]) -> None:
+    """Eleven tiles in a row and a pung laid apart below, one of its tiles read 9D: the text of ``pungchow recognize``
+    says, by the tile's number on the overlay, that it was read 5D as a hand, and why."""
+    from pungchow.reader import _print_recognition, tile_numbers
+    from recognizer.classify import with_probabilities
+    from recognizer.decode import read_the_hand
+    from recognizer.detections import Detections
+    from recognizer.group import group
+    from recognizer.hand import Recognition, read_hand
+
+    hand = ["1C", "2C", "3C", "4B", "5B", "6B", "7D", "8D", "9D", "EW", "EW"]
+    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(hand))] + [[10 + 42 * i, 300, 40, 56] for i in range(3)]
+    dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))),
+                              reading(*hand, "5D", "5D", ("9D", 0.5, "5D", 0.4)))
+    dets, groups, decoding = read_the_hand(*group(dets))
+    built = read_hand(dets, groups)
+    res = Recognition(dets, groups, built.hand, [], (500, 400), {}, decoding=decoding, trace=built.trace)
+    _print_recognition(res, as_json=False)
+    text = capsys.readouterr().out
+    assert decoding is not None and len(decoding.changes) == 1
+    assert f"read as a hand: tile #{tile_numbers(res)[13]}: 9D -> 5D, {decoding.changes[0].why}" in text
+    _print_recognition(res, as_json=True)
+    data = json.loads(capsys.readouterr().out)
+    assert [(c["number"], c["from"], c["to"]) for c in data["decoded"]["changes"]] == [(tile_numbers(res)[13], "9D", "5D")]

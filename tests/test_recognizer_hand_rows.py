@@ -126,6 +126,8 @@ def test_the_set_aside_boxes_are_one_group_not_in_the_hand_and_stay_aside_when_r
 
 @pytest.mark.parametrize("seed", [3400, 3403])  # 3403: the keyboard's first row, just below the hand, boxed in ones and twos
 def test_a_drawn_hand_beside_a_laptop_keyboard_counts_no_key_in_the_hand(seed: int, tmp_path: Path) -> None:
+    """The reader is taught that keys are no tiles (run real-lite0-r4): of a keyboard's hundred-odd keys, which the
+    detector boxes, at most a few are kept; none is counted in the hand, and any kept is set aside and named."""
     import cv2
 
     drawn = draw_scene("keyboard", seed)
@@ -133,27 +135,29 @@ def test_a_drawn_hand_beside_a_laptop_keyboard_counts_no_key_in_the_hand(seed: i
     cv2.imwrite(str(photo), drawn.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     res = recognize(photo)
     got = judge(drawn, res)
-    assert got.stray > 20  # the keys are boxed: the player sees them
+    assert got.stray <= 5, f"{got.stray} keys kept as tiles"  # the reader before kept 123 a photo
     assert got.stray_in_hand <= 1, f"{got.stray_in_hand} keys counted in the hand"
     assert got.boxed_in_hand >= 0.9 * got.tiles
     record = res.to_json()
-    assert any(g.get("set_aside") == NOT_IN_THE_ROWS and not g["in_hand"] for g in record["groups"])
-    assert any("set aside: not in the hand's rows" in p for p in record["problems"])
+    if got.stray > got.stray_in_hand:
+        assert any(g.get("set_aside") == NOT_IN_THE_ROWS and not g["in_hand"] for g in record["groups"])
+        assert any("set aside: not in the hand's rows" in p for p in record["problems"])
 
 
-def test_the_page_names_the_keys_set_aside_and_one_tap_counts_a_key_back_in(tmp_path: Path) -> None:
-    import cv2
-
+def test_the_page_names_the_boxes_set_aside_and_one_tap_counts_one_back_in() -> None:
+    """Thirty light squares read as white dragons below the thirteen orphans: the page shows each, set aside with the
+    reason, from the reading and from its saved record, and one tap counts one back into the hand."""
+    from recognizer.hand import Recognition, read_hand
     from webapp.recognition import review_from_result
     from webapp.review import Review, set_in_hand
 
-    drawn = draw_scene("keyboard", 3400)
-    photo = tmp_path / "keyboard.jpg"
-    cv2.imwrite(str(photo), drawn.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    res = recognize(photo)
+    keys = [(20 + c * 46, 200 + r * 46, 40, 40) for r in range(3) for c in range(10)]
+    dets, groups, aside = group_the_hand(read_as(a_row(HAND, 20, 60) + keys, HAND + ["WD"] * len(keys), sure=0.7), (600, 800))
+    built = read_hand(dets, groups)
+    res = Recognition(dets, groups, built.hand, aside.note([f"#{k}" for k in range(len(dets))]), (800, 600), {}, trace=built.trace)
     for review in (Review.from_recognition(res), review_from_result(res.to_json())):  # read now, and from the saved record
         apart = [t for t in review.tiles if not t.in_hand]
-        assert len(apart) > 20 and all(t.aside == NOT_IN_THE_ROWS for t in apart)
+        assert len(apart) == len(keys) and all(t.aside == NOT_IN_THE_ROWS for t in apart)
         assert apart[0].label.endswith("set aside: not in the hand's rows")
         back = set_in_hand(review, apart[0].id, True)
         assert back.tile(apart[0].id).in_hand and back.tile(apart[0].id).aside == ""
