@@ -21,8 +21,8 @@ import torch
 
 from recognizer.models import sha256
 from recognizer.train.fit_real import batch_input, decode_pack
-from recognizer.train.realtiles import LEO, RENDER
 from recognizer.train.foldpads import fold_pads
+from recognizer.train.realtiles import LEO, RENDER
 
 CALIBRATION_CROPS = 256
 
