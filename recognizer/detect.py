@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -138,6 +138,8 @@ class Looks:
 
     found: dict[int, Detections]
     tiles: Detections | None
+    #: every look taken on the way (long side -> its tiles, before merging): ``level`` reads the photo as taken at one
+    taken: dict[int, Detections] = field(default_factory=dict)
 
     def merged(self) -> Detections:
         """Every look's tiles, boxes unlike the photo's tiles dropped. A tile found at two looks keeps the box the
@@ -225,7 +227,7 @@ def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_
     if tiles is None and (base.scores >= CONFIDENT).any():
         tiles = base[base.scores >= CONFIDENT]  # the wide looks box nothing sure, or only clumps of a far photo's tiles
     if tiles is None:
-        return Looks({DETECT_LONG_SIDE: taken[DETECT_LONG_SIDE]}, None)
+        return Looks({DETECT_LONG_SIDE: taken[DETECT_LONG_SIDE]}, None, taken)
     tiles = tile_shaped(tiles)
     tile = float(np.median(tiles.boxes[:, 2:].min(axis=1))) / max(rgb.shape[:2])  # per pixel of long side
     found: dict[int, Detections] = {}
@@ -235,7 +237,7 @@ def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_
         if side not in taken:
             taken[side] = detect_at(rgb, model, threshold, side)
         found[side] = taken[side]
-    return Looks(found, tiles)
+    return Looks(found, tiles, taken)
 
 
 def other_looks(rgb: np.ndarray, model: Model | None = None) -> list[Detections]:

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from recognizer.classify import NT_INDEX, softmax
-from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, detect
+from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, Looks, detect, tile_like
 from recognizer.detections import Detections
 from recognizer.geometry import DETECT_LONG_SIDE, crop_turned, edge_direction, to_input
 from recognizer.image import shrunk
@@ -197,7 +197,26 @@ def look_side(dets: Detections, long_side: int) -> int:
     return int(min(MAX_LONG_SIDE, long_side, max(SMALLEST_LOOK, DETECT_LONG_SIDE * LOOK_TILE / max(tile, 1.0))) // 32 * 32)
 
 
-def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Levelled | None:
+def at_long_side(rgb: np.ndarray, side: int) -> np.ndarray:
+    """The photo as the detector looks at it at ``side`` (``detect.detector_input``'s size, before its padding): the
+    same pixels, so a look ``detect`` took there serves as the photo as taken, and the turned looks compare with it."""
+    h, w = rgb.shape[:2]
+    s = side / max(h, w)
+    if s >= 1.0:
+        return rgb
+    return cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+
+
+def as_taken_look(rgb: np.ndarray, side: int, model: Model, seen: Looks | None) -> Detections:
+    """The detector's look at the photo as taken, at ``side``, its boxes on ``at_long_side``'s image: the look
+    ``detect`` already took there (``seen``), else taken now."""
+    if seen is not None and side in seen.taken:
+        found = tile_like(seen.taken[side])
+        return found.with_(boxes=found.boxes * min(1.0, side / max(rgb.shape[:2])))
+    return detect(at_long_side(rgb, side), model, long_side=side)
+
+
+def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: Looks | None = None) -> Levelled | None:
     """The photo turned so its tiles stand level, or None when they already do.
 
     A slant of ``LEVEL_FROM`` degrees or more (the tiles agreeing, in ``dets`` or in one look at the tiles' scale,
@@ -210,14 +229,15 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     alone chose badly between quarters: a detector fine-tuned on more scenes was surer of a real hand at 35 degrees
     turned a quarter on, its rows standing as columns. A photo taken square and standing is turned over only when the
     detector is clearly surer of it so both standing and lying (``upside_down``): a photo taken from across the table,
-    not a print whose faces sway one look. With a tile set, ``as_the_faces_match`` has the last word.
+    not a print whose faces sway one look. With a tile set, ``as_the_faces_match`` has the last word. The look as taken
+    is ``detect``'s own where it took one at that scale (``seen``, its ``looks``): three looks to take, not four.
     """
     model = model or load_model("detector")
     h, w = rgb.shape[:2]
     side = look_side(dets, max(h, w))
     look = min(1.0, side / max(h, w))
-    small = shrunk(rgb, look) if look < 1.0 else rgb
-    as_taken = detect(small, model, long_side=side)  # one look's boxes, each fitted at one scale, may show it clearer
+    small = at_long_side(rgb, side)
+    as_taken = as_taken_look(rgb, side, model, seen)  # one look's boxes, each fitted at one scale, may show it clearer
     degrees, agreement = max(slant(rgb, dets), slant(rgb, as_taken.with_(boxes=as_taken.boxes / look)), key=lambda s: s[1])
     slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT
     turns = [(degrees if slanted else 0.0) + 90.0 * k for k in range(4)]
@@ -246,10 +266,11 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     return replace(levelled, detections=levelled.on_photo(levelled.detections))
 
 
-def read_level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> tuple[np.ndarray, Detections, Levelled | None]:
+def read_level(rgb: np.ndarray, dets: Detections, model: Model | None = None,
+               seen: Looks | None = None) -> tuple[np.ndarray, Detections, Levelled | None]:
     """The photo and its tiles as the steps after this one read them: turned level when ``level`` says so (that
-    turn returned too, to put boxes back), else as taken."""
-    levelled = level(rgb, dets, model)
+    turn returned too, to put boxes back), else as taken; ``seen``: the looks ``dets`` were found at, when known."""
+    levelled = level(rgb, dets, model, seen)
     return (rgb, dets, None) if levelled is None else (levelled.image, levelled.detections, levelled)
 
 

@@ -1,0 +1,84 @@
+"""Photo -> hand takes no look twice (issue 39).
+
+A player photographs, then waits. The level step reads the photo four ways up; the way it was taken it reads at a
+look ``detect`` has already taken, on the same pixels, so that look serves and only the three turned looks are taken.
+The real detector looks; its calls are counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from recognizer.detect import detect, looks
+from recognizer.geometry import DETECT_LONG_SIDE
+from recognizer.image import load_photo
+from recognizer.level import as_taken_look, at_long_side, level, look_side
+from recognizer.models import Model, load_model
+from tests.test_recognizer_photos import PHOTOS
+
+SAMPLE = Path(__file__).resolve().parent.parent / "recognizer" / "samples" / "finished-hand.jpg"
+
+
+@pytest.fixture
+def detector_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[int, ...]]]:
+    """The input shape of each call of the real detector, in order."""
+    calls: list[tuple[int, ...]] = []
+    run = Model.run
+
+    def counted(self: Model, x: np.ndarray) -> Any:
+        if self.name == "detector":
+            calls.append(tuple(x.shape))
+        return run(self, x)
+
+    monkeypatch.setattr(Model, "run", counted)
+    yield calls
+
+
+def test_the_photo_as_taken_is_the_look_detect_took(detector_calls: list[tuple[int, ...]]) -> None:
+    """The sample hand's tiles are looked at the base look: the level step's look at the photo as taken is ``detect``'s
+    own there, box for box and sureness for sureness, and it takes no look to get it."""
+    rgb = load_photo(SAMPLE)
+    seen = looks(rgb)
+    side = look_side(seen.merged(), max(rgb.shape[:2]))
+    assert side == DETECT_LONG_SIDE and side in seen.taken
+    detector_calls.clear()
+    kept = as_taken_look(rgb, side, load_model("detector"), seen)
+    assert detector_calls == []
+    fresh = detect(at_long_side(rgb, side), long_side=side)
+    assert len(detector_calls) == 1
+    assert len(kept) == len(fresh) >= 14
+    assert np.array_equal(kept.scores, fresh.scores)
+    assert np.allclose(kept.boxes, fresh.boxes, atol=0.01)
+
+
+def test_the_level_step_takes_three_looks_where_detect_took_the_fourth(detector_calls: list[tuple[int, ...]]) -> None:
+    """Handed ``detect``'s looks, the level step looks at the sample hand turned a quarter, over and three quarters
+    (three looks, two of them lying), not again as taken; it finds the hand upright either way."""
+    rgb = load_photo(SAMPLE)
+    seen = looks(rgb)
+    dets = seen.merged()
+    detector_calls.clear()
+    assert level(rgb, dets, seen=seen) is None
+    shared = list(detector_calls)
+    detector_calls.clear()
+    assert level(rgb, dets) is None
+    assert len(shared) == 3 and len(detector_calls) == 4
+    assert sorted(shared) == sorted(detector_calls[1:])  # the three turned looks, the same size as before
+
+
+@pytest.mark.parametrize("name", ["leo-058.jpg", "leo-064.jpg"])
+def test_a_hand_photographed_from_across_the_table_is_still_turned_over(name: str) -> None:
+    """Sharing the look as taken changes no way up: a leo hand is read as taken, and turned over it is turned back."""
+    rgb = load_photo(PHOTOS / name)
+    seen = looks(rgb)
+    assert level(rgb, seen.merged(), seen=seen) is None
+    over = np.ascontiguousarray(cv2.rotate(rgb, cv2.ROTATE_180))
+    seen = looks(over)
+    levelled = level(over, seen.merged(), seen=seen)
+    assert levelled is not None and abs(levelled.degrees) == 180.0
