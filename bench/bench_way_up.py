@@ -39,7 +39,7 @@ def read_way_up(rgb: np.ndarray) -> tuple[float, list[float]]:
     dets = seen.merged()
     levelled = level(rgb, dets, model, seen)
     side = look_side(dets, max(rgb.shape[:2]))
-    small = at_long_side(rgb, side)
+    small = at_long_side(rgb, side, seen)
     sure = [sureness(detect(turned(small, float(t))[0] if t else small, model, long_side=side)) for t in (0, 90, 180, -90)]
     return (levelled.degrees if levelled is not None else 0.0), sure
 

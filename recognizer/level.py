@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from recognizer.classify import NT_INDEX, softmax
-from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, Looks, detect, tile_like
+from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, Looks, detect, scaled_look, tile_like
 from recognizer.detections import Detections
 from recognizer.geometry import DETECT_LONG_SIDE, crop_turned, edge_direction, to_input
 from recognizer.image import shrunk
@@ -197,23 +197,22 @@ def look_side(dets: Detections, long_side: int) -> int:
     return int(min(MAX_LONG_SIDE, long_side, max(SMALLEST_LOOK, DETECT_LONG_SIDE * LOOK_TILE / max(tile, 1.0))) // 32 * 32)
 
 
-def at_long_side(rgb: np.ndarray, side: int) -> np.ndarray:
-    """The photo as the detector looks at it at ``side`` (``detect.detector_input``'s size, before its padding): the
-    same pixels, so a look ``detect`` took there serves as the photo as taken, and the turned looks compare with it."""
-    h, w = rgb.shape[:2]
-    s = side / max(h, w)
-    if s >= 1.0:
+def at_long_side(rgb: np.ndarray, side: int, seen: Looks | None = None) -> np.ndarray:
+    """The photo shrunk as the detector looks at it at ``side`` (``detect.scaled_look``, made from ``seen``'s where
+    it serves), or as it is where ``side`` is no smaller: the same pixels, so a look ``detect`` took there serves as the
+    photo as taken, and the turned looks compare with it."""
+    if side >= max(rgb.shape[:2]):
         return rgb
-    return cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+    return scaled_look(rgb, side, seen.image if seen is not None else None)
 
 
-def as_taken_look(rgb: np.ndarray, side: int, model: Model, seen: Looks | None) -> Detections:
-    """The detector's look at the photo as taken, at ``side``, its boxes on ``at_long_side``'s image: the look
-    ``detect`` already took there (``seen``), else taken now."""
+def as_taken_look(rgb: np.ndarray, small: np.ndarray, side: int, model: Model, seen: Looks | None) -> Detections:
+    """The detector's look at the photo ``rgb`` as taken, at ``side``, its boxes on ``small`` (``at_long_side``'s
+    image): the look ``detect`` already took there (``seen``), else taken now."""
     if seen is not None and side in seen.taken:
         found = tile_like(seen.taken[side])
         return found.with_(boxes=found.boxes * min(1.0, side / max(rgb.shape[:2])))
-    return detect(at_long_side(rgb, side), model, long_side=side)
+    return detect(small, model, long_side=side)
 
 
 def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: Looks | None = None) -> Levelled | None:
@@ -236,8 +235,8 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     h, w = rgb.shape[:2]
     side = look_side(dets, max(h, w))
     look = min(1.0, side / max(h, w))
-    small = at_long_side(rgb, side)
-    as_taken = as_taken_look(rgb, side, model, seen)  # one look's boxes, each fitted at one scale, may show it clearer
+    small = at_long_side(rgb, side, seen)
+    as_taken = as_taken_look(rgb, small, side, model, seen)  # one look's boxes, each fitted at one scale, may show it clearer
     degrees, agreement = max(slant(rgb, dets), slant(rgb, as_taken.with_(boxes=as_taken.boxes / look)), key=lambda s: s[1])
     slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT
     turns = [(degrees if slanted else 0.0) + 90.0 * k for k in range(4)]

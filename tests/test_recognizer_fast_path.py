@@ -2,6 +2,8 @@
 
 A player photographs, then waits. The level step reads the photo four ways up; the way it was taken it reads at a
 look ``detect`` has already taken, on the same pixels, so that look serves and only the three turned looks are taken.
+The photo is shrunk for the base look once: the smaller looks whose sides divide it are made from those pixels (the
+same part of the photo averaged, to within rounding), and the level step's looks from them too.
 The real detector looks; its calls are counted.
 """
 
@@ -15,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
-from recognizer.detect import detect, looks
+from recognizer.detect import WIDE_LOOK, WIDEST_LOOK, detect, looks, scaled_look
 from recognizer.geometry import DETECT_LONG_SIDE
 from recognizer.image import load_photo
 from recognizer.level import as_taken_look, at_long_side, level, look_side
@@ -48,7 +50,8 @@ def test_the_photo_as_taken_is_the_look_detect_took(detector_calls: list[tuple[i
     side = look_side(seen.merged(), max(rgb.shape[:2]))
     assert side == DETECT_LONG_SIDE and side in seen.taken
     detector_calls.clear()
-    kept = as_taken_look(rgb, side, load_model("detector"), seen)
+    small = at_long_side(rgb, side, seen)
+    kept = as_taken_look(rgb, small, side, load_model("detector"), seen)
     assert detector_calls == []
     fresh = detect(at_long_side(rgb, side), long_side=side)
     assert len(detector_calls) == 1
@@ -82,3 +85,39 @@ def test_a_hand_photographed_from_across_the_table_is_still_turned_over(name: st
     seen = looks(over)
     levelled = level(over, seen.merged(), seen=seen)
     assert levelled is not None and abs(levelled.degrees) == 180.0
+
+
+@pytest.mark.parametrize("size", [(4032, 3024), (4619, 2598), (600, 194)])
+def test_a_smaller_look_made_from_the_base_look_is_the_photos_own_average(size: tuple[int, int]) -> None:
+    """A phone's 4:3 photo, the sample's 16:9 and a book page's strip: the wide looks made from the base look's pixels
+    are the photo's own area average to within one level in 255, at the same size."""
+    rng = np.random.default_rng(7)
+    w, h = size
+    rgb = cv2.resize(rng.integers(0, 256, (h // 8 + 1, w // 8 + 1, 3), dtype=np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    base = scaled_look(rgb, DETECT_LONG_SIDE)
+    for side in (WIDE_LOOK, WIDEST_LOOK):
+        direct, made = scaled_look(rgb, side), scaled_look(rgb, side, base)
+        assert made.shape == direct.shape and max(made.shape[:2]) == side
+        assert int(np.abs(made.astype(int) - direct.astype(int)).max()) <= 1
+        marked = base.copy()
+        marked[:8, :8] = 0
+        assert scaled_look(rgb, side, marked)[0, 0].tolist() == [0, 0, 0]  # made from the base look, not the photo again
+
+
+def test_a_look_the_base_look_cannot_make_is_made_from_the_photo() -> None:
+    """Sides that do not divide the base look's (224 of 384), or a photo smaller than the base look (enlarged, not
+    averaged), are shrunk from the photo itself."""
+    rgb = load_photo(SAMPLE)
+    base = scaled_look(rgb, DETECT_LONG_SIDE)
+    assert np.array_equal(scaled_look(rgb, 224, base), scaled_look(rgb, 224))
+    small = cv2.resize(rgb, (300, 169), interpolation=cv2.INTER_AREA)
+    enlarged = scaled_look(small, DETECT_LONG_SIDE)
+    assert np.array_equal(scaled_look(small, WIDE_LOOK, enlarged), scaled_look(small, WIDE_LOOK))
+
+
+def test_detect_keeps_the_base_look_for_the_level_step() -> None:
+    """``detect``'s looks hold the photo as shrunk for the base look; the level step's photo as taken is that image."""
+    rgb = load_photo(SAMPLE)
+    seen = looks(rgb)
+    assert seen.image is not None and max(seen.image.shape[:2]) == DETECT_LONG_SIDE
+    assert at_long_side(rgb, DETECT_LONG_SIDE, seen) is seen.image
