@@ -95,21 +95,26 @@ class Levelled:
         return out
 
 
-def slant(rgb: np.ndarray, dets: Detections) -> tuple[float, float]:
+def slant(rgb: np.ndarray, dets: Detections, directions: dict[bytes, tuple[float, float]] | None = None) -> tuple[float, float]:
     """The photo's slant in degrees (-45, 45], the way the tiles' sides run, and how far the tiles agree on it (0-1).
 
     Each sure tile votes the way its edges run (``geometry.edge_direction``: only the middle of its box is looked at,
     where a slanted tile is mostly tile, not table), as strongly as they run one way; fewer than ``FEW_TILES`` agree as
-    far as their own edges do.
+    far as their own edges do. ``directions``: the edges' ways of boxes already looked at, by box, added to as more
+    are; a box the merged tiles and one look share is looked at once.
     """
     sure = dets[dets.scores >= SURE]
     if not len(sure):
         return 0.0, 0.0
     sure = sure[np.argsort(-sure.scores)[:TILES_LOOKED_AT]]
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    known = {} if directions is None else directions
     votes: list[complex] = []
     for box in sure.boxes:
-        degrees, agreement = edge_direction(grey, box)
+        key = np.asarray(box, np.float64).tobytes()
+        if key not in known:
+            known[key] = edge_direction(grey, box)
+        degrees, agreement = known[key]
         votes.append(agreement * complex(np.exp(4j * np.radians(degrees))))  # angle four times the edges', as they were summed
     strength = sum(abs(v) for v in votes)
     if strength == 0.0:
@@ -207,12 +212,12 @@ def at_long_side(rgb: np.ndarray, side: int, seen: Looks | None = None) -> np.nd
 
 
 def as_taken_look(rgb: np.ndarray, small: np.ndarray, side: int, model: Model, seen: Looks | None) -> Detections:
-    """The detector's look at the photo ``rgb`` as taken, at ``side``, its boxes on ``small`` (``at_long_side``'s
-    image): the look ``detect`` already took there (``seen``), else taken now."""
+    """The detector's look at the photo ``rgb`` as taken, at ``side``, its boxes on the photo: the look ``detect``
+    already took there (``seen``), else taken now on ``small`` (``at_long_side``'s image)."""
     if seen is not None and side in seen.taken:
-        found = tile_like(seen.taken[side])
-        return found.with_(boxes=found.boxes * min(1.0, side / max(rgb.shape[:2])))
-    return detect(small, model, long_side=side)
+        return tile_like(seen.taken[side])
+    found = detect(small, model, long_side=side)
+    return found.with_(boxes=found.boxes / min(1.0, side / max(rgb.shape[:2])))
 
 
 def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: Looks | None = None) -> Levelled | None:
@@ -236,8 +241,10 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     side = look_side(dets, max(h, w))
     look = min(1.0, side / max(h, w))
     small = at_long_side(rgb, side, seen)
-    as_taken = as_taken_look(rgb, small, side, model, seen)  # one look's boxes, each fitted at one scale, may show it clearer
-    degrees, agreement = max(slant(rgb, dets), slant(rgb, as_taken.with_(boxes=as_taken.boxes / look)), key=lambda s: s[1])
+    on_photo = as_taken_look(rgb, small, side, model, seen)  # one look's boxes, each fitted at one scale, may show it clearer
+    as_taken = on_photo.with_(boxes=on_photo.boxes * look)
+    directions: dict[bytes, tuple[float, float]] = {}
+    degrees, agreement = max(slant(rgb, dets, directions), slant(rgb, on_photo, directions), key=lambda s: s[1])
     slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT
     turns = [(degrees if slanted else 0.0) + 90.0 * k for k in range(4)]
     turns = [t - 360.0 if t > 180.0 else t for t in turns]

@@ -17,10 +17,13 @@ import cv2
 import numpy as np
 import pytest
 
-from recognizer.detect import WIDE_LOOK, WIDEST_LOOK, detect, looks, scaled_look
+import recognizer.level
+from recognizer import geometry
+from recognizer.detect import WIDE_LOOK, WIDEST_LOOK, looks, scaled_look, tile_like
+from recognizer.detections import Detections
 from recognizer.geometry import DETECT_LONG_SIDE
 from recognizer.image import load_photo
-from recognizer.level import as_taken_look, at_long_side, level, look_side
+from recognizer.level import SURE, TILES_LOOKED_AT, as_taken_look, at_long_side, level, look_side
 from recognizer.models import Model, load_model
 from tests.test_recognizer_photos import PHOTOS
 
@@ -53,7 +56,7 @@ def test_the_photo_as_taken_is_the_look_detect_took(detector_calls: list[tuple[i
     small = at_long_side(rgb, side, seen)
     kept = as_taken_look(rgb, small, side, load_model("detector"), seen)
     assert detector_calls == []
-    fresh = detect(at_long_side(rgb, side), long_side=side)
+    fresh = as_taken_look(rgb, small, side, load_model("detector"), None)
     assert len(detector_calls) == 1
     assert len(kept) == len(fresh) >= 14
     assert np.array_equal(kept.scores, fresh.scores)
@@ -121,3 +124,26 @@ def test_detect_keeps_the_base_look_for_the_level_step() -> None:
     seen = looks(rgb)
     assert seen.image is not None and max(seen.image.shape[:2]) == DETECT_LONG_SIDE
     assert at_long_side(rgb, DETECT_LONG_SIDE, seen) is seen.image
+
+
+def test_a_tile_the_merged_tiles_and_the_look_as_taken_share_is_looked_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The photo's slant is read from the merged tiles and from the look as taken; most of the sample hand's boxes are
+    the same box in both, and the way its edges run is measured once a box."""
+    rgb = load_photo(SAMPLE)
+    seen = looks(rgb)
+    dets = seen.merged()
+
+    def voters(found: Detections) -> set[bytes]:
+        sure = found[found.scores >= SURE]
+        return {np.asarray(b, np.float64).tobytes() for b in sure[np.argsort(-sure.scores)[:TILES_LOOKED_AT]].boxes}
+
+    merged, as_taken = voters(dets), voters(tile_like(seen.taken[DETECT_LONG_SIDE]))
+    assert len(merged & as_taken) >= len(merged) // 2
+    measured: list[int] = []
+    def counted(grey: np.ndarray, box: np.ndarray) -> tuple[float, float]:
+        measured.append(1)
+        return geometry.edge_direction(grey, box)
+
+    monkeypatch.setattr(recognizer.level, "edge_direction", counted)
+    assert level(rgb, dets, seen=seen) is None
+    assert len(measured) == len(merged | as_taken) < len(merged) + len(as_taken)
