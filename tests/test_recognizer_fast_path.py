@@ -21,7 +21,7 @@ import recognizer.level
 from recognizer import geometry
 from recognizer.detect import WIDE_LOOK, WIDEST_LOOK, looks, scaled_look, tile_like
 from recognizer.detections import Detections
-from recognizer.geometry import DETECT_LONG_SIDE
+from recognizer.geometry import DETECT_LONG_SIDE, MEAN, STD, to_input
 from recognizer.image import load_photo
 from recognizer.level import SURE, TILES_LOOKED_AT, as_taken_look, at_long_side, level, look_side
 from recognizer.models import Model, load_model
@@ -147,3 +147,16 @@ def test_a_tile_the_merged_tiles_and_the_look_as_taken_share_is_looked_at_once(m
     monkeypatch.setattr(recognizer.level, "edge_direction", counted)
     assert level(rgb, dets, seen=seen) is None
     assert len(measured) == len(merged | as_taken) < len(merged) + len(as_taken)
+
+
+def test_the_network_input_is_every_byte_scaled_as_before() -> None:
+    """Made in place, the network's input holds each byte's (v / 255 - MEAN) / STD, as worked out one step at a time
+    in float32, channels first, for a batch of crops read through a turned view as for one photo."""
+    rng = np.random.default_rng(3)
+    crops = rng.integers(0, 256, (5, 160, 120, 3), dtype=np.uint8)
+    crops[0, :16, :16] = np.arange(256, dtype=np.uint8).reshape(16, 16, 1)
+    for batch in (crops, crops[:, ::-1, ::-1]):
+        one_step_at_a_time = (batch.astype(np.float32) * np.float32(1 / 255) - np.float32(MEAN)) / np.float32(STD)
+        x = to_input(batch)
+        assert x.dtype == np.float32 and x.flags["C_CONTIGUOUS"] and x.shape == (5, 3, 160, 120)
+        assert np.array_equal(x, one_step_at_a_time.transpose(0, 3, 1, 2))
