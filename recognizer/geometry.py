@@ -96,12 +96,17 @@ def edge_direction(grey: np.ndarray, box: np.ndarray) -> tuple[float, float]:
     return float(np.degrees(np.angle(vote)) / 4.0), float(abs(vote))
 
 
-def tilt_of(grey: np.ndarray, box: np.ndarray) -> float:
+def tilt_of(grey: np.ndarray, box: np.ndarray, direction: tuple[float, float] | None = None) -> float:
     """How far (degrees, -45 to 45, clockwise on the photo) the tile in ``box`` lies askew of its upright box: the way
-    its edges run (``edge_direction``), or 0 where they agree on no direction (``TILT_AGREED``: rings of dots, a faint
-    outline, a box of table), so the tile is read as it stands."""
-    degrees, agreement = edge_direction(grey, box)
+    its edges run (``edge_direction``, or ``direction`` where it was measured already), or 0 where they agree on no
+    direction (``TILT_AGREED``: rings of dots, a faint outline, a box of table), so the tile is read as it stands."""
+    degrees, agreement = edge_direction(grey, box) if direction is None else direction
     return degrees if agreement >= TILT_AGREED else 0.0
+
+
+def box_key(box: np.ndarray) -> bytes:
+    """A box's own numbers as bytes: the way the edges in a box run, measured once, is found again by it."""
+    return np.asarray(box, np.float64).tobytes()
 
 
 def upright_boxes(box: np.ndarray, tilt: float) -> list[tuple[float, float, float, float, float]]:

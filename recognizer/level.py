@@ -17,7 +17,7 @@ import numpy as np
 from recognizer.classify import NT_INDEX, softmax
 from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, Looks, detect, scaled_look, tile_like
 from recognizer.detections import Detections
-from recognizer.geometry import DETECT_LONG_SIDE, crop_turned, edge_direction, to_input
+from recognizer.geometry import DETECT_LONG_SIDE, box_key, crop_turned, edge_direction, to_input
 from recognizer.image import shrunk
 from recognizer.models import Model, load_model
 
@@ -111,7 +111,7 @@ def slant(rgb: np.ndarray, dets: Detections, directions: dict[bytes, tuple[float
     known = {} if directions is None else directions
     votes: list[complex] = []
     for box in sure.boxes:
-        key = np.asarray(box, np.float64).tobytes()
+        key = box_key(box)
         if key not in known:
             known[key] = edge_direction(grey, box)
         degrees, agreement = known[key]
@@ -220,7 +220,8 @@ def as_taken_look(rgb: np.ndarray, small: np.ndarray, side: int, model: Model, s
     return found.with_(boxes=found.boxes / min(1.0, side / max(rgb.shape[:2])))
 
 
-def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: Looks | None = None) -> Levelled | None:
+def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: Looks | None = None,
+          directions: dict[bytes, tuple[float, float]] | None = None) -> Levelled | None:
     """The photo turned so its tiles stand level, or None when they already do.
 
     A slant of ``LEVEL_FROM`` degrees or more (the tiles agreeing, in ``dets`` or in one look at the tiles' scale,
@@ -235,6 +236,7 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     detector is clearly surer of it so both standing and lying (``upside_down``): a photo taken from across the table,
     not a print whose faces sway one look. With a tile set, ``as_the_faces_match`` has the last word. The look as taken
     is ``detect``'s own where it took one at that scale (``seen``, its ``looks``): three looks to take, not four.
+    ``directions``: the way the edges run in each box looked at (``slant``), for the caller to read the tiles' tilts by.
     """
     model = model or load_model("detector")
     h, w = rgb.shape[:2]
@@ -243,7 +245,7 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     small = at_long_side(rgb, side, seen)
     on_photo = as_taken_look(rgb, small, side, model, seen)  # one look's boxes, each fitted at one scale, may show it clearer
     as_taken = on_photo.with_(boxes=on_photo.boxes * look)
-    directions: dict[bytes, tuple[float, float]] = {}
+    directions = {} if directions is None else directions
     degrees, agreement = max(slant(rgb, dets, directions), slant(rgb, on_photo, directions), key=lambda s: s[1])
     slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT
     turns = [(degrees if slanted else 0.0) + 90.0 * k for k in range(4)]
@@ -272,11 +274,12 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     return replace(levelled, detections=levelled.on_photo(levelled.detections))
 
 
-def read_level(rgb: np.ndarray, dets: Detections, model: Model | None = None,
-               seen: Looks | None = None) -> tuple[np.ndarray, Detections, Levelled | None]:
+def read_level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: Looks | None = None,
+               directions: dict[bytes, tuple[float, float]] | None = None) -> tuple[np.ndarray, Detections, Levelled | None]:
     """The photo and its tiles as the steps after this one read them: turned level when ``level`` says so (that
-    turn returned too, to put boxes back), else as taken; ``seen``: the looks ``dets`` were found at, when known."""
-    levelled = level(rgb, dets, model, seen)
+    turn returned too, to put boxes back), else as taken; ``seen``: the looks ``dets`` were found at, when known;
+    ``directions``: filled with the way the edges run in each box ``level`` looked at."""
+    levelled = level(rgb, dets, model, seen, directions)
     return (rgb, dets, None) if levelled is None else (levelled.image, levelled.detections, levelled)
 
 

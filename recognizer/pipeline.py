@@ -52,7 +52,8 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     dets = seen.merged()
     lap("detect")
     taken = rgb, dets
-    rgb, dets, levelled = read_level(rgb, dets, seen=seen)  # the boxes go back onto the photo once the rows are grouped
+    directions: dict[bytes, tuple[float, float]] = {}  # the way the edges run in each box looked at on the photo as taken
+    rgb, dets, levelled = read_level(rgb, dets, seen=seen, directions=directions)  # boxes go back on the photo once grouped
     lap("level")
     if ts is not None and ts.calibrated:  # a set known by its examples alone adds to the general reader, tile by tile
         # read as taken, one match decides: a photo more than half of whose tiles match under the set's bar is refused
@@ -66,7 +67,8 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
         else:
             dets = ts.fit(rgb, dets, lambda: other_looks(rgb), match)
     lap("tileset")
-    dets = classify(rgb, dets, ts, cut=cut_by_the_frame(levelled.to_photo(dets.boxes) if levelled is not None else dets.boxes, size))
+    dets = classify(rgb, dets, ts, cut=cut_by_the_frame(levelled.to_photo(dets.boxes) if levelled is not None else dets.boxes, size),
+                    directions=directions if levelled is None else None)
     lap("classify")
     dets, groups, aside = group_the_hand(dets, rgb.shape[:2])  # keys, dominoes, counters beside the hand: set aside, still shown
     notes += aside.note(_numbered(dets.boxes, levelled))

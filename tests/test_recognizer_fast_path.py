@@ -19,11 +19,12 @@ import pytest
 
 import recognizer.level
 from recognizer import geometry
+from recognizer.classify import classify
 from recognizer.detect import WIDE_LOOK, WIDEST_LOOK, looks, scaled_look, tile_like
 from recognizer.detections import Detections
 from recognizer.geometry import DETECT_LONG_SIDE, MEAN, STD, to_input
 from recognizer.image import load_photo
-from recognizer.level import SURE, TILES_LOOKED_AT, as_taken_look, at_long_side, level, look_side
+from recognizer.level import SURE, TILES_LOOKED_AT, as_taken_look, at_long_side, level, look_side, read_level
 from recognizer.models import Model, load_model
 from tests.test_recognizer_photos import PHOTOS
 
@@ -160,3 +161,30 @@ def test_the_network_input_is_every_byte_scaled_as_before() -> None:
         x = to_input(batch)
         assert x.dtype == np.float32 and x.flags["C_CONTIGUOUS"] and x.shape == (5, 3, 160, 120)
         assert np.array_equal(x, one_step_at_a_time.transpose(0, 3, 1, 2))
+
+
+def test_the_reader_reads_each_tiles_tilt_from_the_edges_the_level_step_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sample hand, read as taken: each tile's tilt (how far it lies askew, which decides whether it is also read
+    turned upright) is the way its edges run, which the level step measured for its slant; given them, the reader
+    measures no box again, and reads every tile as when it measures its own."""
+    measured: list[int] = []
+    edge_direction = geometry.edge_direction
+
+    def counted(grey: np.ndarray, box: np.ndarray) -> tuple[float, float]:
+        measured.append(1)
+        return edge_direction(grey, box)
+
+    monkeypatch.setattr(recognizer.level, "edge_direction", counted)
+    monkeypatch.setattr(geometry, "edge_direction", counted)
+    rgb = load_photo(SAMPLE)
+    seen = looks(rgb)
+    dets = seen.merged()
+    directions: dict[bytes, tuple[float, float]] = {}
+    assert read_level(rgb, dets, seen=seen, directions=directions)[2] is None
+    assert len(measured) == len(directions) >= len(dets) - 2
+    measured.clear()
+    shared = classify(rgb, dets, directions=directions)
+    assert len(measured) == len(dets) - len(directions)  # only boxes the level step did not look at
+    own = classify(rgb, dets)
+    assert len(measured) == 2 * len(dets) - len(directions)
+    assert np.array_equal(shared.probs, own.probs) and len(shared) >= 14
