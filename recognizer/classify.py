@@ -212,9 +212,25 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: LearntSet | None = None
         probs = no_blank_cut_by_the_frame(dets, probs, cut)
     if tileset is None or not tileset.calibrated:  # a calibrated set keeps its own counts
         probs = one_of_each_flower_and_season(probs)
+    probs = not_a_tile_only_when_sure(probs)
     out = with_probabilities(dets, probs).with_(embedding=emb)
     if drop_not_tiles:
         out = out[out.codes != NT_INDEX]
+    return out
+
+
+#: A box is dropped as "not a tile" only when the reader gives that at least this chance. The reader taught keys, cards,
+#: dominoes and counters as not tiles (``real-lite0-r4``) gives them 0.5-0.96; the printed tiles of Harr's second
+#: photo that it calls not a tile, 0.17-0.52 (``models/MODEL_CARD.md``, issue 34).
+NOT_A_TILE_SURE = 0.5
+
+
+def not_a_tile_only_when_sure(probs: np.ndarray) -> np.ndarray:
+    """Probabilities where a box read "not a tile" below ``NOT_A_TILE_SURE`` is read as its likeliest face instead, at
+    the reader's own low chance for it: it is shown, unsure, for the player to check, not silently dropped."""
+    unsure = (probs.argmax(axis=1) == NT_INDEX) & (probs[:, NT_INDEX] < NOT_A_TILE_SURE)
+    out: np.ndarray = probs.copy()
+    out[unsure, NT_INDEX] = 0.0
     return out
 
 

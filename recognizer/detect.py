@@ -56,6 +56,15 @@ HALF_A_TILE = 0.5
 JOINED_TILE = 0.65
 #: and the gap between them at most this share of the tiles' short side.
 HALVES_GAP = 0.2
+#: The detector boxes a print's two characters looser than a tile's halves, each up to this ``size_likeness``
+#: (example_5's 一 above 万, 0.53 and 0.56; page 49's sideways tiles, 0.4-0.62); two such boxes are one tile only
+#: where together they are nearly one (``NEARLY_A_TILE``), each squarer than a tile (under ``HALF_SHAPED``:
+#: a tile's own box is 1.3-1.45, a character's 1.0-1.25) and together no longer than ``JOINED_LONGEST``: two tiles
+#: side by side, or two flat ones seen low (illustration 11's, 0.5 each and 0.77 together, 1.68 long), are not.
+LOOSE_HALF = 2 / 3
+NEARLY_A_TILE = 0.8
+HALF_SHAPED = 1.3
+JOINED_LONGEST = 1.6
 #: A look already taken serves for a size when its tiles are within this share of it.
 NEAR_ENOUGH = (0.85, 1.35)
 #: The smallest look: a close-up of one tile, its short side half the photo's long side, is 32 px there.
@@ -70,6 +79,10 @@ MAX_ASPECT = 2.4
 MIN_SIDE_SHARE = 0.6
 #: A box with more than this share of its area inside a larger box is a mark on that tile.
 INSIDE_SHARE = 0.7
+#: An unsure box (under ``CONFIDENT``) with at least this share of its area under each of two surer boxes lies astride
+#: them: the seam or gap between two tiles, not a tile (leo photos: 5 such boxes, no tile; a drawn hand's gap between
+#: its groups, read as a tile back).
+ASTRIDE_SHARE = 0.1
 
 
 def scaled_look(rgb: np.ndarray, long_side: int, larger: np.ndarray | None = None) -> np.ndarray:
@@ -171,14 +184,15 @@ class Looks:
         larger = np.concatenate([np.full(len(self.found[s]), k, np.float32) for k, s in enumerate(sides)])
         rank = every.scores + LARGER_LOOK_FIRST * larger
         if self.tiles is None:
-            return tile_like(nms(every, rank=rank))
+            return not_astride(tile_like(nms(every, rank=rank)))
         rank = rank + TILE_SIZED_FIRST * size_likeness(every.boxes, self.tiles.boxes)
         kept = nms(every, rank=rank)
+        whole = np.ones(len(kept), bool)
         if len(sides) > 1:
-            seen = np.sum([iou_matrix(kept.boxes, self.found[s].boxes).max(axis=1) >= 0.5 for s in sides if len(self.found[s])], axis=0)
+            seen = np.sum([iou_matrix(kept.boxes, self.found[s].boxes).max(axis=1) > NMS_IOU for s in sides if len(self.found[s])], axis=0)
             whole = (seen >= 2) | (size_likeness(kept.boxes, self.tiles.boxes) >= HALF_A_TILE)
-            kept = in_line_grown(kept, whole)
-        return tile_like(halves_joined(kept, self.tiles), self.tiles)
+        kept, whole = halves_joined(kept, self.tiles, whole)
+        return not_astride(tile_like(in_line_grown(kept, whole), self.tiles))
 
 
 #: A part-boxed tile stands in a row: its box at least this share of its neighbour's height, its centre within the
@@ -307,15 +321,21 @@ def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
     return large[bears] if bears.any() else tiles
 
 
-def halves_joined(dets: Detections, tiles: Detections) -> Detections:
+def halves_joined(dets: Detections, tiles: Detections, whole: np.ndarray) -> tuple[Detections, np.ndarray]:
     """Two boxes side by side or one above the other, each at most half a tile (``HALF_A_TILE``), that together are
     sized as one (``JOINED_TILE``) and nearer it than either: one tile, boxed whole. The detector boxes the two
-    characters of a 1922 print's tile (a numeral and 万) apart when it sees them large; a gap between the two of
-    more than ``HALVES_GAP`` of a tile's short side, or an overlap of more than a third of either, is two things."""
-    if len(dets) < 2:
-        return dets
-    b = dets.boxes
-    like = size_likeness(b, tiles.boxes)
+    characters of a 1922 print's tile (a numeral and 万) apart when it sees them large, often looser than half a
+    tile: two boxes up to ``LOOSE_HALF`` each, squarer than a tile, that together are nearly one (``NEARLY_A_TILE``)
+    and no longer, are joined too. A gap between the two of more than ``HALVES_GAP`` of a tile's short side, or an
+    overlap of more than a third of either, is two things. ``whole`` marks the boxes that are tiles rather than
+    letters or pips (two looks found them, or they are half a tile or more): a tile joined from two halves is one where
+    both halves are, or either is and together they are nearly a tile (``NEARLY_A_TILE``), so a half only one look
+    boxes is kept with its other half (example 5's 万 under 九)."""
+    like_all = size_likeness(dets.boxes, tiles.boxes) if len(dets) else np.zeros(0)
+    parts = np.flatnonzero(like_all < LOOSE_HALF)  # a box as large as two thirds of a tile is no one's half
+    if len(parts) < 2:
+        return dets, whole
+    b, like = dets.boxes[parts], like_all[parts]
     short = float(np.median(np.sort(tiles.boxes[:, 2:], axis=1)[:, 0]))
     x1, y1 = np.minimum(b[:, None, 0], b[None, :, 0]), np.minimum(b[:, None, 1], b[None, :, 1])
     x2 = np.maximum(b[:, None, 0] + b[:, None, 2], b[None, :, 0] + b[None, :, 2])
@@ -325,13 +345,18 @@ def halves_joined(dets: Detections, tiles: Detections) -> Detections:
     ox = np.minimum(b[:, None, 0] + b[:, None, 2], b[None, :, 0] + b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
     oy = np.minimum(b[:, None, 1] + b[:, None, 3], b[None, :, 1] + b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
     minw, minh = np.minimum(b[:, None, 2], b[None, :, 2]), np.minimum(b[:, None, 3], b[None, :, 3])
-    beside = (oy >= 0.6 * minh) & (ox >= -HALVES_GAP * short) & (ox <= minw / 3)
-    above = (ox >= 0.6 * minw) & (oy >= -HALVES_GAP * short) & (oy <= minh / 3)
-    ok = (beside | above) & (like[:, None] < HALF_A_TILE) & (like[None, :] < HALF_A_TILE) & (ulike >= JOINED_TILE)
-    ok &= (ulike > like[:, None]) & (ulike > like[None, :])
+    beside = (oy >= 0.6 * minh) & (ox >= -HALVES_GAP * short)
+    above = (ox >= 0.6 * minw) & (oy >= -HALVES_GAP * short)
+    apart = (beside & (ox <= minw / 3)) | (above & (oy <= minh / 3))
+    near = (beside & (ox <= minw / 2)) | (above & (oy <= minh / 2))
+    halves = (like[:, None] < HALF_A_TILE) & (like[None, :] < HALF_A_TILE) & (ulike >= JOINED_TILE) & apart
+    squarer = aspect(b) < HALF_SHAPED
+    loose = (ulike >= NEARLY_A_TILE) & squarer[:, None] & squarer[None, :] & near \
+        & (aspect(union.reshape(-1, 4)).reshape(len(b), len(b)) <= JOINED_LONGEST)
+    ok = (halves | loose) & (ulike > like[:, None]) & (ulike > like[None, :])
     np.fill_diagonal(ok, False)
     used = np.zeros(len(b), bool)
-    boxes, scores = b.copy(), dets.scores.copy()
+    boxes, scores, whole = dets.boxes.copy(), dets.scores.copy(), whole.copy()
     drop = []
     for flat in np.argsort(-np.where(ok, ulike, -1), axis=None):
         i, j = divmod(int(flat), len(b))
@@ -340,10 +365,12 @@ def halves_joined(dets: Detections, tiles: Detections) -> Detections:
         if used[i] or used[j]:
             continue
         used[i] = used[j] = True
-        boxes[i], scores[i] = union[i, j], max(scores[i], scores[j])
-        drop.append(j)
-    keep = np.setdiff1d(np.arange(len(b)), drop)
-    return dets.with_(boxes=boxes, scores=scores)[keep]
+        a, z = parts[i], parts[j]
+        carried = whole[a] or whole[z] if ulike[i, j] >= NEARLY_A_TILE else whole[a] and whole[z]
+        boxes[a], scores[a], whole[a] = union[i, j], max(scores[a], scores[z]), carried
+        drop.append(z)
+    keep = np.setdiff1d(np.arange(len(dets)), drop)
+    return dets.with_(boxes=boxes, scores=scores)[keep], whole[keep]
 
 
 def tile_shaped(tiles: Detections) -> Detections:
@@ -355,6 +382,13 @@ def tile_shaped(tiles: Detections) -> Detections:
     short, long = tiles.boxes[:, 2:].min(axis=1), tiles.boxes[:, 2:].max(axis=1)
     shaped = tiles[(long >= TILE_SHAPED * short) & (long <= MAX_ASPECT * short)]
     return shaped if len(shaped) >= min(2, len(tiles)) else tiles
+
+
+def aspect(boxes: np.ndarray) -> np.ndarray:
+    """Each box's long side over its short side, whichever way it lies."""
+    sides = np.sort(boxes[:, 2:], axis=1)
+    ratio: np.ndarray = sides[:, 1] / np.maximum(sides[:, 0], 1e-9)
+    return ratio
 
 
 def within(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -393,6 +427,20 @@ def tile_like(dets: Detections, tiles: Detections | None = None) -> Detections:
     bigger = area[None, :] > 1.5 * area[:, None]
     keep &= ~(inside & bigger & keep[None, :]).any(axis=1)
     return dets[keep]
+
+
+def not_astride(dets: Detections) -> Detections:
+    """The boxes, less those the detector is unsure of that lie astride two surer ones (``ASTRIDE_SHARE``)."""
+    if len(dets) < 3:
+        return dets
+    b = dets.boxes
+    x2, y2 = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
+    iw = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
+    ih = np.clip(np.minimum(y2[:, None], y2[None]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
+    under = iw * ih / (b[:, 2] * b[:, 3])[:, None]
+    surer = dets.scores[None, :] > dets.scores[:, None]
+    astride = (dets.scores < CONFIDENT) & (((under >= ASTRIDE_SHARE) & surer).sum(axis=1) >= 2)
+    return dets[np.flatnonzero(~astride)]
 
 
 def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int, larger: np.ndarray | None = None) -> Detections:

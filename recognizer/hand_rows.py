@@ -50,6 +50,9 @@ ROW_PLAUSIBLE = 0.4
 ROW_EVIDENCE = 0.1
 #: A lone tile or pair joins only if its face, weighed by its confidence too (``evidence``), is at least this.
 LONE_EVIDENCE = 0.05
+#: A lone box touching, through its neighbours, this many boxes set aside and more than it touches in the rows is one of
+#: them (``amid_the_set_aside``).
+AMID = 3
 #: A face-down back counts this much of its confidence: backs are a kong's ends, or another player's rack.
 BACK_WEIGHT = 0.5
 ROW = 3
@@ -161,6 +164,30 @@ def whole_row(dets: Detections, row: Sequence[int], alike: np.ndarray) -> list[i
     return [k for k in row if alike[k]]
 
 
+def amid_the_set_aside(gaps: np.ndarray, in_rows: np.ndarray, joining: np.ndarray) -> np.ndarray:
+    """Which boxes lie in a cluster of boxes touching one another (``COLUMN_GAP``; ``gaps`` in tile heights) where those
+    set aside (neither in the rows nor ``joining``) are ``AMID`` or more and outnumber those in the rows: a laptop's
+    first row of keys, boxed in ones and twos below the hand, is part of the keyboard set aside, not lone tiles."""
+    n = len(gaps)
+    parent = np.arange(n)
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            k = int(parent[k])
+        return k
+
+    for a, b in zip(*np.nonzero(np.triu(gaps <= COLUMN_GAP, 1)), strict=True):
+        parent[root(int(b))] = root(int(a))
+    cluster = np.array([root(k) for k in range(n)])
+    aside = ~in_rows & ~joining
+    out = np.zeros(n, bool)
+    for c in np.unique(cluster):
+        member = cluster == c
+        many = int(aside[member].sum())
+        out[member] = many >= AMID and many > int(in_rows[member].sum())
+    return out
+
+
 @dataclass(frozen=True)
 class HandRows:
     """Which boxes lie in the hand's rows (``in_rows``, one a box) and the hand's tile size (pixels: the side of a
@@ -212,8 +239,9 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
     for r in rows:
         loose[r] = len(r) < ROW
     # a lone tile or pair joins the rows it lies by, or anywhere when its face is sure; it leads nothing further in,
-    # and a row set aside stays aside, key by key
-    in_rows |= loose & alike & (((sure >= LONE_EVIDENCE) & (reach <= JOIN_GAP)) | (sure >= FAR_SURE))
+    # and a row set aside stays aside, key by key, as does a lone box amid what was set aside
+    joins = loose & alike & (((sure >= LONE_EVIDENCE) & (reach <= JOIN_GAP)) | (sure >= FAR_SURE))
+    in_rows |= joins & ~amid_the_set_aside(gaps, in_rows, joins)
     smaller = _alike(boxes, size / SIZE_FACTOR, aspect, frame)  # a set laid flat beyond the rows, seen smaller
     for r in rows:
         if len(r) == 2 and smaller[r].all() and float(sure[r].max()) >= FAR_SURE:

@@ -53,6 +53,27 @@ def test_a_keyboard_of_white_dragons_below_the_thirteen_orphans_is_set_aside() -
     assert not rows.in_rows[len(HAND):].any()
 
 
+def test_a_keyboards_first_row_boxed_in_twos_just_below_the_hand_is_set_aside_with_the_keyboard() -> None:
+    """Drawn keyboard scene 3403: the keys nearest the hand are boxed two at a time, as wide as a tile laid sideways,
+    too far apart to make a row, each within reach of the hand and read as a tile (1C). They touch the rest of the
+    keyboard, set aside, so they are keys, not lone tiles; a flower laid apart by the hand still joins it."""
+    first = [(20 + 140 * k, 150, 70, 40) for k in range(4)]
+    keys = [(20 + c * 46, 196 + r * 46, 40, 40) for r in range(3) for c in range(14)]
+    flower = (640, 60, TILE_W, TILE_H)
+    dets = read_as(a_row(HAND, 20, 60) + [flower] + first + keys, HAND + ["1F"] + ["1C"] * len(first) + ["WD"] * len(keys), sure=0.6)
+    rows = hand_rows(dets, (400, 800))
+    assert rows.in_rows[: len(HAND) + 1].all()
+    assert not rows.in_rows[len(HAND) + 1:].any()
+
+
+def test_a_lone_tile_touching_two_counters_set_aside_still_joins_the_hand() -> None:
+    """A flower laid apart by the hand, two stone counters against it: two boxes set aside are no keyboard."""
+    flower = (640, 60, TILE_W, TILE_H)
+    counters = [(682, 62, 22, 22), (682, 86, 22, 22)]
+    dets = read_as(a_row(HAND, 20, 60) + [flower] + counters, HAND + ["1F", "1D", "WD"], sure=0.6)
+    assert list(hand_rows(dets, (400, 800)).aside) == [len(HAND) + 1, len(HAND) + 2]
+
+
 def test_a_flower_laid_apart_and_a_set_in_a_second_row_stay_in_the_hand() -> None:
     concealed = ["2B", "3B", "4B", "5C", "5C", "5C", "7D", "8D", "9D", "EW", "EW"]
     dets = read_as(a_row(concealed, 20, 60) + a_row(["RD"] * 3, 20, 150) + [(600, 160, TILE_W, TILE_H)],
@@ -103,9 +124,7 @@ def test_the_set_aside_boxes_are_one_group_not_in_the_hand_and_stay_aside_when_r
     assert not any(k in g.members for g in again if g.in_hand for k in aside.tiles)
 
 
-@pytest.mark.parametrize("seed", [3400, pytest.param(3403, marks=pytest.mark.xfail(
-    strict=True, reason="issue 34: since the detector sizes boxes from tile-shaped ones, this scene's first row of keys "
-                        "is boxed key by key, not as a row, and 12 lone keys by the hand join it"))])
+@pytest.mark.parametrize("seed", [3400, 3403])  # 3403: the keyboard's first row, just below the hand, boxed in ones and twos
 def test_a_drawn_hand_beside_a_laptop_keyboard_counts_no_key_in_the_hand(seed: int, tmp_path: Path) -> None:
     import cv2
 

@@ -26,7 +26,8 @@ KINDS = ("none", "keyboard", "cards", "dominoes", "text", "cloth", "stones")
 HAND_STYLES = ("hk-serif", "hk-sans", "modern", "hk-classic")
 #: Training scenes' seeds start here, far from the bench's (3400 on).
 TRAINING_SEEDS = 1_000_000
-Box = tuple[int, int, int, int]
+#: A part of the photo: x, y, width, height in pixels.
+Area = tuple[int, int, int, int]
 
 
 # --- the distractors, drawn ----------------------------------------------------------------------
@@ -45,7 +46,7 @@ def _rounded(img: np.ndarray, x: int, y: int, w: int, h: int, r: int, colour: tu
         cv2.circle(img, (cx, cy), r, colour, -1, cv2.LINE_AA)
 
 
-def draw_keyboard(img: np.ndarray, area: Box, tile: float, rng: np.random.Generator) -> None:
+def draw_keyboard(img: np.ndarray, area: Area, tile: float, rng: np.random.Generator) -> None:
     """A laptop keyboard: a grey deck with rows of light rounded keys, each with a letter or digit."""
     x0, y0, w, h = area
     cv2.rectangle(img, (x0, y0), (x0 + w, y0 + h), _ink(rng, 40, 90), -1)
@@ -124,7 +125,7 @@ def _paste_turned(img: np.ndarray, patch: np.ndarray, centre: tuple[float, float
     img[:] = (img * (1 - a) + warped * a).astype(np.uint8)
 
 
-def draw_cards(img: np.ndarray, area: Box, tile: float, rng: np.random.Generator) -> None:
+def draw_cards(img: np.ndarray, area: Area, tile: float, rng: np.random.Generator) -> None:
     """Two to five playing cards, about twice a tile's width, fanned or laid side by side."""
     x0, y0, w, h = area
     cw = int(tile * rng.uniform(1.7, 2.2))
@@ -155,7 +156,7 @@ def _domino(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return d
 
 
-def draw_dominoes(img: np.ndarray, area: Box, tile: float, rng: np.random.Generator) -> None:
+def draw_dominoes(img: np.ndarray, area: Area, tile: float, rng: np.random.Generator) -> None:
     """Dominoes face up in a row, as a game of dominoes lays them: each a tile's width, twice as long as wide."""
     x0, y0, w, h = area
     dw = int(tile * rng.uniform(0.85, 1.05))
@@ -176,7 +177,7 @@ WORDS = ("the", "winner", "pays", "east", "wind", "double", "table", "score", "l
          "player", "draws", "from", "wall", "discard", "chow", "pung", "kong", "flower", "season", "bonus", "points")
 
 
-def draw_text(img: np.ndarray, area: Box, tile: float, rng: np.random.Generator) -> None:
+def draw_text(img: np.ndarray, area: Area, tile: float, rng: np.random.Generator) -> None:
     """A printed page: paper, then lines of words in a book's type, a heading above them."""
     x0, y0, w, h = area
     cv2.rectangle(img, (x0, y0), (x0 + w, y0 + h), _ink(rng, 225, 252), -1)
@@ -199,7 +200,7 @@ def draw_text(img: np.ndarray, area: Box, tile: float, rng: np.random.Generator)
         y += int(line * 1.4)
 
 
-def draw_stones(img: np.ndarray, area: Box, tile: float, rng: np.random.Generator) -> None:
+def draw_stones(img: np.ndarray, area: Area, tile: float, rng: np.random.Generator) -> None:
     """Stone counters: black and white discs about half to three quarters of a tile's width, each with a highlight."""
     x0, y0, w, h = area
     for _ in range(int(rng.integers(6, 16))):
@@ -239,7 +240,7 @@ def cloth_texture(rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-DRAWERS: dict[str, Callable[[np.ndarray, Box, float, np.random.Generator], None]] = {
+DRAWERS: dict[str, Callable[[np.ndarray, Area, float, np.random.Generator], None]] = {
     "keyboard": draw_keyboard, "cards": draw_cards, "dominoes": draw_dominoes, "text": draw_text, "stones": draw_stones,
 }
 
@@ -277,7 +278,7 @@ def one_hand_from_above(kind: str) -> Iterator[None]:
         scene.random_layout, scene.table_texture, scene._draw_clutter = kept
 
 
-def free_band(size: tuple[int, int], tiles: np.ndarray, margin: float) -> Box:
+def free_band(size: tuple[int, int], tiles: np.ndarray, margin: float) -> Area:
     """The largest band of the photo beside the hand (left, right, above or below its tiles, ``margin`` clear)."""
     W, H = size
     x0, y0 = tiles[:, :2].min(0) - margin
@@ -295,7 +296,7 @@ class Drawn:
     codes: tuple[str, ...]
     hand: dict[str, Any] | None
     winning_apart: bool
-    band: Box
+    band: Area
 
 
 def draw_scene(kind: str, seed: int) -> Drawn:

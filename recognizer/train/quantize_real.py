@@ -20,7 +20,8 @@ import onnx
 import torch
 
 from recognizer.models import sha256
-from recognizer.train.fit_real import LEO, RENDER, batch_input, decode_pack
+from recognizer.train.fit_real import batch_input, decode_pack
+from recognizer.train.realtiles import LEO, RENDER
 from recognizer.train.foldpads import fold_pads
 
 CALIBRATION_CROPS = 256
