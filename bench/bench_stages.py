@@ -148,7 +148,7 @@ def follow(photo: Labelled, tileset: TileSet | None, model: Model) -> Followed:
     charge("scale", joined | np.any([kept(peaks(rgb, model, side, PROPOSED), truth) for side in read_at.found], axis=0))
     charge("threshold", joined | np.any([kept(peaks(rgb, model, side, SCORE_THRESHOLD), truth) for side in read_at.found], axis=0))
     charge("overlap", joined)
-    image, dets, levelled = read_level(rgb, found)
+    image, dets, levelled = read_level(rgb, found, seen=read_at)
     if tileset is not None:
         image, dets, levelled, match = as_the_faces_match(tileset.match_score, rgb, found, (image, dets, levelled))
 

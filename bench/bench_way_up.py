@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_real import REALDEV
 
-from recognizer.detect import detect
-from recognizer.image import load_photo, shrunk
-from recognizer.level import level, look_side, sureness, turned
+from recognizer.detect import detect, looks
+from recognizer.image import load_photo
+from recognizer.level import at_long_side, level, look_side, sureness, turned
 from recognizer.models import load_model
 
 LEO = Path(__file__).resolve().parent.parent / "data" / "rec-leo"
@@ -35,11 +35,11 @@ LEO = Path(__file__).resolve().parent.parent / "data" / "rec-leo"
 def read_way_up(rgb: np.ndarray) -> tuple[float, list[float]]:
     """(the turn ``level`` reads the photo at, the detector's sureness of it at the four quarter turns)."""
     model = load_model("detector")
-    dets = detect(rgb, model)
-    levelled = level(rgb, dets, model)
+    seen = looks(rgb, model)
+    dets = seen.merged()
+    levelled = level(rgb, dets, model, seen)
     side = look_side(dets, max(rgb.shape[:2]))
-    look = min(1.0, side / max(rgb.shape[:2]))
-    small = shrunk(rgb, look) if look < 1.0 else rgb
+    small = at_long_side(rgb, side, seen)
     sure = [sureness(detect(turned(small, float(t))[0] if t else small, model, long_side=side)) for t in (0, 90, 180, -90)]
     return (levelled.degrees if levelled is not None else 0.0), sure
 

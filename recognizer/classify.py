@@ -16,6 +16,7 @@ from recognizer.geometry import (
     CROP_H,
     CROP_W,
     TILT_READ,
+    box_key,
     crop_tile,
     crop_turned,
     scaled,
@@ -191,7 +192,8 @@ def with_probabilities(dets: Detections, probs: np.ndarray) -> Detections:
 
 
 def classify(rgb: np.ndarray, dets: Detections, tileset: LearntSet | None = None, model: Model | None = None,
-             drop_not_tiles: bool = True, cut: np.ndarray | None = None) -> Detections:
+             drop_not_tiles: bool = True, cut: np.ndarray | None = None,
+             directions: dict[bytes, tuple[float, float]] | None = None) -> Detections:
     """Name each box; boxes the classifier calls "not a tile" are dropped.
 
     With a calibrated tile set (see recognizer.tileset), the set's own prototypes decide among its codes; without one,
@@ -199,8 +201,12 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: LearntSet | None = None
     then add their evidence. Last, the photo's face colour tells blank white dragons from backs, and (without a
     calibrated set, whose own counts its prototypes already keep) no flower or season is read on two tiles.
     ``cut``: which boxes the photo's frame cuts (``cut_by_the_frame``), where a blank or a back is not enough.
+    ``directions``: the way the edges run in boxes already looked at on ``rgb`` (``level.slant``'s), from which the
+    tiles' tilts are read without measuring them again.
     """
-    probs, emb = face_readings(rgb, dets.boxes, tileset, model, reframe=True)
+    by_prototypes = tileset is not None and tileset.calibrated  # reads each tile as it stands: no tilts
+    tilts = tilts_of(rgb, dets.boxes, directions) if directions and not by_prototypes else None
+    probs, emb = face_readings(rgb, dets.boxes, tileset, model, reframe=True, tilts=tilts)
     probs = blank_or_back(rgb, dets.boxes, probs)
     if cut is not None:
         probs = no_blank_cut_by_the_frame(dets, probs, cut)
@@ -350,10 +356,12 @@ def _askew_averaged(stands: np.ndarray, upright: np.ndarray, owner: np.ndarray) 
     return out
 
 
-def tilts_of(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """How far each box's tile lies askew, in degrees (``geometry.tilt_of``)."""
+def tilts_of(rgb: np.ndarray, boxes: np.ndarray, directions: dict[bytes, tuple[float, float]] | None = None) -> np.ndarray:
+    """How far each box's tile lies askew, in degrees (``geometry.tilt_of``); ``directions``: the way the edges run
+    in boxes already looked at on this image (``level.slant``'s, by ``geometry.box_key``), not measured again."""
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    return np.array([tilt_of(grey, b) for b in boxes], np.float32)
+    known = directions or {}
+    return np.array([tilt_of(grey, b, known.get(box_key(b))) for b in boxes], np.float32)
 
 
 def also_read_upright(read: Callable[[np.ndarray], np.ndarray], rgb: np.ndarray, boxes: np.ndarray, tilts: np.ndarray,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -85,12 +85,26 @@ INSIDE_SHARE = 0.7
 ASTRIDE_SHARE = 0.1
 
 
-def detector_input(rgb: np.ndarray, long_side: int = DETECT_LONG_SIDE) -> tuple[np.ndarray, float]:
-    """Scale so the long side is ``long_side``, pad right/bottom to multiples of 32."""
+def scaled_look(rgb: np.ndarray, long_side: int, larger: np.ndarray | None = None) -> np.ndarray:
+    """The photo scaled so its long side is ``long_side``, as the detector looks at it (before padding). Given
+    ``larger``, the photo already shrunk for a look at least as large, whose sides are the same whole multiple of
+    these: each pixel the average of that many of its pixels, the same part of the photo averaged as from the photo
+    itself (to within rounding: one level in 255), from far fewer pixels, and none at all for the look it is."""
     h, w = rgb.shape[:2]
     s = long_side / max(h, w)
     nh, nw = max(1, round(h * s)), max(1, round(w * s))
-    small = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    if larger is not None and max(larger.shape[:2]) < max(h, w) and larger.shape[0] % nh == 0 and larger.shape[1] % nw == 0 \
+            and larger.shape[0] // nh == larger.shape[1] // nw:
+        return larger if larger.shape[:2] == (nh, nw) else cv2.resize(larger, (nw, nh), interpolation=cv2.INTER_AREA)
+    return cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+
+
+def detector_input(rgb: np.ndarray, long_side: int = DETECT_LONG_SIDE, larger: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """Scale so the long side is ``long_side`` (from ``larger`` where it serves: ``scaled_look``), pad right/bottom
+    to multiples of 32."""
+    s = long_side / max(rgb.shape[:2])
+    small = scaled_look(rgb, long_side, larger)
+    nh, nw = small.shape[:2]
     ph, pw = -(-nh // 32) * 32, -(-nw // 32) * 32
     canvas = cv2.copyMakeBorder(small, 0, ph - nh, 0, pw - nw, cv2.BORDER_REPLICATE)
     return to_input(canvas[None]), s
@@ -151,6 +165,10 @@ class Looks:
 
     found: dict[int, Detections]
     tiles: Detections | None
+    #: every look taken on the way (long side -> its tiles, before merging): ``level`` reads the photo as taken at one
+    taken: dict[int, Detections] = field(default_factory=dict)
+    #: the photo scaled for the base look (``scaled_look``), which the smaller looks and the level step's are made from
+    image: np.ndarray | None = None
 
     def merged(self) -> Detections:
         """Every look's tiles, boxes unlike the photo's tiles dropped. A tile found at two looks keeps the box the
@@ -228,18 +246,20 @@ def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_
     """
     model = model or load_model("detector")
     long_side = max(rgb.shape[:2])
-    taken = {DETECT_LONG_SIDE: detect_at(rgb, model, threshold, DETECT_LONG_SIDE), WIDE_LOOK: detect_at(rgb, model, threshold, WIDE_LOOK)}
+    base_image = scaled_look(rgb, DETECT_LONG_SIDE)
+    taken = {DETECT_LONG_SIDE: detect_at(rgb, model, threshold, DETECT_LONG_SIDE, base_image),
+             WIDE_LOOK: detect_at(rgb, model, threshold, WIDE_LOOK, base_image)}
     base = taken[DETECT_LONG_SIDE]
     tiles = tile_size(base, taken[WIDE_LOOK], long_side)
-    taken[WIDEST_LOOK] = detect_at(rgb, model, threshold, WIDEST_LOOK)
+    taken[WIDEST_LOOK] = detect_at(rgb, model, threshold, WIDEST_LOOK, base_image)
     tiles = tile_size(base, taken[WIDEST_LOOK], long_side) if tiles is None else bearing(tiles, taken[WIDEST_LOOK], long_side)
     if tiles is None:  # a face-down tile alone in the frame: the detector is sure of it only at the smallest look
-        taken[SMALLEST_LOOK] = detect_at(rgb, model, threshold, SMALLEST_LOOK)
+        taken[SMALLEST_LOOK] = detect_at(rgb, model, threshold, SMALLEST_LOOK, base_image)
         tiles = tile_size(base, taken[SMALLEST_LOOK], long_side, smallest=LONE_TILE)
     if tiles is None and (base.scores >= CONFIDENT).any():
         tiles = base[base.scores >= CONFIDENT]  # the wide looks box nothing sure, or only clumps of a far photo's tiles
     if tiles is None:
-        return Looks({DETECT_LONG_SIDE: taken[DETECT_LONG_SIDE]}, None)
+        return Looks({DETECT_LONG_SIDE: taken[DETECT_LONG_SIDE]}, None, taken, base_image)
     tiles = tile_shaped(tiles)
     tile = float(np.median(tiles.boxes[:, 2:].min(axis=1))) / max(rgb.shape[:2])  # per pixel of long side
     found: dict[int, Detections] = {}
@@ -247,9 +267,9 @@ def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_
         near = [side for side in taken if NEAR_ENOUGH[0] * size <= tile * side <= NEAR_ENOUGH[1] * size]
         side = near[0] if near else int(min(MAX_LONG_SIDE, max(SMALLEST_LOOK, size / max(tile, 1e-6))) // 32 * 32)
         if side not in taken:
-            taken[side] = detect_at(rgb, model, threshold, side)
+            taken[side] = detect_at(rgb, model, threshold, side, base_image)
         found[side] = taken[side]
-    return Looks(found, tiles)
+    return Looks(found, tiles, taken, base_image)
 
 
 def other_looks(rgb: np.ndarray, model: Model | None = None) -> list[Detections]:
@@ -423,9 +443,9 @@ def not_astride(dets: Detections) -> Detections:
     return dets[np.flatnonzero(~astride)]
 
 
-def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int) -> Detections:
-    """One look at the photo scaled to ``long_side``."""
-    x, scale = detector_input(rgb, long_side)
+def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int, larger: np.ndarray | None = None) -> Detections:
+    """One look at the photo scaled to ``long_side`` (from ``larger`` where it serves: ``scaled_look``)."""
+    x, scale = detector_input(rgb, long_side, larger)
     maps = model.run(x)[0][0]
     dets = decode(maps, scale, threshold)
     h, w = rgb.shape[:2]

@@ -15,9 +15,9 @@ import cv2
 import numpy as np
 
 from recognizer.classify import NT_INDEX, softmax
-from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, detect
+from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, Looks, detect, scaled_look, tile_like
 from recognizer.detections import Detections
-from recognizer.geometry import DETECT_LONG_SIDE, crop_turned, edge_direction, to_input
+from recognizer.geometry import DETECT_LONG_SIDE, box_key, crop_turned, edge_direction, to_input
 from recognizer.image import shrunk
 from recognizer.models import Model, load_model
 
@@ -95,21 +95,26 @@ class Levelled:
         return out
 
 
-def slant(rgb: np.ndarray, dets: Detections) -> tuple[float, float]:
+def slant(rgb: np.ndarray, dets: Detections, directions: dict[bytes, tuple[float, float]] | None = None) -> tuple[float, float]:
     """The photo's slant in degrees (-45, 45], the way the tiles' sides run, and how far the tiles agree on it (0-1).
 
     Each sure tile votes the way its edges run (``geometry.edge_direction``: only the middle of its box is looked at,
     where a slanted tile is mostly tile, not table), as strongly as they run one way; fewer than ``FEW_TILES`` agree as
-    far as their own edges do.
+    far as their own edges do. ``directions``: the edges' ways of boxes already looked at, by box, added to as more
+    are; a box the merged tiles and one look share is looked at once.
     """
     sure = dets[dets.scores >= SURE]
     if not len(sure):
         return 0.0, 0.0
     sure = sure[np.argsort(-sure.scores)[:TILES_LOOKED_AT]]
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    known = {} if directions is None else directions
     votes: list[complex] = []
     for box in sure.boxes:
-        degrees, agreement = edge_direction(grey, box)
+        key = box_key(box)
+        if key not in known:
+            known[key] = edge_direction(grey, box)
+        degrees, agreement = known[key]
         votes.append(agreement * complex(np.exp(4j * np.radians(degrees))))  # angle four times the edges', as they were summed
     strength = sum(abs(v) for v in votes)
     if strength == 0.0:
@@ -197,7 +202,26 @@ def look_side(dets: Detections, long_side: int) -> int:
     return int(min(MAX_LONG_SIDE, long_side, max(SMALLEST_LOOK, DETECT_LONG_SIDE * LOOK_TILE / max(tile, 1.0))) // 32 * 32)
 
 
-def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Levelled | None:
+def at_long_side(rgb: np.ndarray, side: int, seen: Looks | None = None) -> np.ndarray:
+    """The photo shrunk as the detector looks at it at ``side`` (``detect.scaled_look``, made from ``seen``'s where
+    it serves), or as it is where ``side`` is no smaller: the same pixels, so a look ``detect`` took there serves as the
+    photo as taken, and the turned looks compare with it."""
+    if side >= max(rgb.shape[:2]):
+        return rgb
+    return scaled_look(rgb, side, seen.image if seen is not None else None)
+
+
+def as_taken_look(rgb: np.ndarray, small: np.ndarray, side: int, model: Model, seen: Looks | None) -> Detections:
+    """The detector's look at the photo ``rgb`` as taken, at ``side``, its boxes on the photo: the look ``detect``
+    already took there (``seen``), else taken now on ``small`` (``at_long_side``'s image)."""
+    if seen is not None and side in seen.taken:
+        return tile_like(seen.taken[side])
+    found = detect(small, model, long_side=side)
+    return found.with_(boxes=found.boxes / min(1.0, side / max(rgb.shape[:2])))
+
+
+def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: Looks | None = None,
+          directions: dict[bytes, tuple[float, float]] | None = None) -> Levelled | None:
     """The photo turned so its tiles stand level, or None when they already do.
 
     A slant of ``LEVEL_FROM`` degrees or more (the tiles agreeing, in ``dets`` or in one look at the tiles' scale,
@@ -210,15 +234,19 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     alone chose badly between quarters: a detector fine-tuned on more scenes was surer of a real hand at 35 degrees
     turned a quarter on, its rows standing as columns. A photo taken square and standing is turned over only when the
     detector is clearly surer of it so both standing and lying (``upside_down``): a photo taken from across the table,
-    not a print whose faces sway one look. With a tile set, ``as_the_faces_match`` has the last word.
+    not a print whose faces sway one look. With a tile set, ``as_the_faces_match`` has the last word. The look as taken
+    is ``detect``'s own where it took one at that scale (``seen``, its ``looks``): three looks to take, not four.
+    ``directions``: the way the edges run in each box looked at (``slant``), for the caller to read the tiles' tilts by.
     """
     model = model or load_model("detector")
     h, w = rgb.shape[:2]
     side = look_side(dets, max(h, w))
     look = min(1.0, side / max(h, w))
-    small = shrunk(rgb, look) if look < 1.0 else rgb
-    as_taken = detect(small, model, long_side=side)  # one look's boxes, each fitted at one scale, may show it clearer
-    degrees, agreement = max(slant(rgb, dets), slant(rgb, as_taken.with_(boxes=as_taken.boxes / look)), key=lambda s: s[1])
+    small = at_long_side(rgb, side, seen)
+    on_photo = as_taken_look(rgb, small, side, model, seen)  # one look's boxes, each fitted at one scale, may show it clearer
+    as_taken = on_photo.with_(boxes=on_photo.boxes * look)
+    directions = {} if directions is None else directions
+    degrees, agreement = max(slant(rgb, dets, directions), slant(rgb, on_photo, directions), key=lambda s: s[1])
     slanted = abs(degrees) >= LEVEL_FROM and agreement >= AGREEMENT
     turns = [(degrees if slanted else 0.0) + 90.0 * k for k in range(4)]
     turns = [t - 360.0 if t > 180.0 else t for t in turns]
@@ -246,10 +274,12 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> Leve
     return replace(levelled, detections=levelled.on_photo(levelled.detections))
 
 
-def read_level(rgb: np.ndarray, dets: Detections, model: Model | None = None) -> tuple[np.ndarray, Detections, Levelled | None]:
+def read_level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: Looks | None = None,
+               directions: dict[bytes, tuple[float, float]] | None = None) -> tuple[np.ndarray, Detections, Levelled | None]:
     """The photo and its tiles as the steps after this one read them: turned level when ``level`` says so (that
-    turn returned too, to put boxes back), else as taken."""
-    levelled = level(rgb, dets, model)
+    turn returned too, to put boxes back), else as taken; ``seen``: the looks ``dets`` were found at, when known;
+    ``directions``: filled with the way the edges run in each box ``level`` looked at."""
+    levelled = level(rgb, dets, model, seen, directions)
     return (rgb, dets, None) if levelled is None else (levelled.image, levelled.detections, levelled)
 
 

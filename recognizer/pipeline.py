@@ -12,7 +12,7 @@ import numpy as np
 from recognizer.blas import one_blas_thread
 from recognizer.classify import classify, cut_by_the_frame
 from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
-from recognizer.detect import detect, other_looks
+from recognizer.detect import looks, other_looks
 from recognizer.hand import Recognition, read_hand
 from recognizer.hand_rows import group_the_hand
 from recognizer.image import load_photo, load_photo_sized
@@ -48,10 +48,12 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     lap("load")
     notes: list[str] = []
     size = (rgb.shape[1], rgb.shape[0])
-    dets = detect(rgb)
+    seen = looks(rgb)  # detect(rgb), its looks kept: the level step reads the photo as taken at one of them
+    dets = seen.merged()
     lap("detect")
     taken = rgb, dets
-    rgb, dets, levelled = read_level(rgb, dets)  # the boxes go back onto the photo once the rows are grouped
+    directions: dict[bytes, tuple[float, float]] = {}  # the way the edges run in each box looked at on the photo as taken
+    rgb, dets, levelled = read_level(rgb, dets, seen=seen, directions=directions)  # boxes go back on the photo once grouped
     lap("level")
     if ts is not None and ts.calibrated:  # a set known by its examples alone adds to the general reader, tile by tile
         # read as taken, one match decides: a photo more than half of whose tiles match under the set's bar is refused
@@ -65,7 +67,8 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
         else:
             dets = ts.fit(rgb, dets, lambda: other_looks(rgb), match)
     lap("tileset")
-    dets = classify(rgb, dets, ts, cut=cut_by_the_frame(levelled.to_photo(dets.boxes) if levelled is not None else dets.boxes, size))
+    dets = classify(rgb, dets, ts, cut=cut_by_the_frame(levelled.to_photo(dets.boxes) if levelled is not None else dets.boxes, size),
+                    directions=directions if levelled is None else None)
     lap("classify")
     dets, groups, aside = group_the_hand(dets, rgb.shape[:2])  # keys, dominoes, counters beside the hand: set aside, still shown
     notes += aside.note(_numbered(dets.boxes, levelled))
@@ -107,5 +110,6 @@ def better_tileset(photo: str | Path | bytes | np.ndarray, result: Recognition |
     with one_blas_thread():
         if result is not None and not result.turned:
             return suggest_tileset(rgb, result.detections, current, sets)
-        rgb, dets, _ = read_level(rgb, detect(rgb))
+        seen = looks(rgb)
+        rgb, dets, _ = read_level(rgb, seen.merged(), seen=seen)
         return suggest_tileset(rgb, dets, current, sets)
