@@ -227,8 +227,11 @@ NOT_A_TILE_SURE = 0.5
 
 def not_a_tile_only_when_sure(probs: np.ndarray) -> np.ndarray:
     """Probabilities where a box read "not a tile" below ``NOT_A_TILE_SURE`` is read as its likeliest face instead, at
-    the reader's own low chance for it: it is shown, unsure, for the player to check, not silently dropped."""
-    unsure = (probs.argmax(axis=1) == NT_INDEX) & (probs[:, NT_INDEX] < NOT_A_TILE_SURE)
+    the reader's own low chance for it: it is shown, unsure, for the player to check, not silently dropped. Not when
+    that face is a blank or a back: a bare patch of table or paper, or a photo's turned corner, half looks like one."""
+    faces = np.delete(probs, NT_INDEX, axis=1).argmax(axis=1)
+    faces += faces >= NT_INDEX
+    unsure = (probs.argmax(axis=1) == NT_INDEX) & (probs[:, NT_INDEX] < NOT_A_TILE_SURE) & ~np.isin(faces, (WD_INDEX, XX_INDEX))
     out: np.ndarray = probs.copy()
     out[unsure, NT_INDEX] = 0.0
     return out

@@ -34,3 +34,10 @@ def test_the_bar_is_the_reader_s_own_middle() -> None:
     at, under = chances({"NT": NOT_A_TILE_SURE, "2C": 0.3}), chances({"NT": NOT_A_TILE_SURE - 0.01, "2C": 0.3})
     assert not_a_tile_only_when_sure(at).argmax() == NT_INDEX
     assert CLASSES[int(not_a_tile_only_when_sure(under).argmax())] == "2C"
+
+
+def test_an_unsure_box_whose_likeliest_face_is_a_blank_or_a_back_is_not_a_tile() -> None:
+    """A turned photo's corner or a bare patch of paper read "not a tile" at 0.45 and a blank white dragon or a back
+    next: it half looks like one, and it stays not a tile."""
+    probs = chances({"NT": 0.45, "WD": 0.4}, {"NT": 0.45, "XX": 0.4}, {"NT": 0.45, "7D": 0.4})
+    assert [CLASSES[int(c)] for c in not_a_tile_only_when_sure(probs).argmax(axis=1)] == ["NT", "NT", "7D"]
