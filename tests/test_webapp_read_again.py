@@ -1,7 +1,7 @@
 """The page reads the hand again after each correction: the browser story's flawed photo, read by the real models.
 
 With #13 put right and the missed 3 of characters added, the hand read again around the player's tiles puts #9 (a 6 of
-bamboo the reader took for a 3) right, says so, marks it, and offers the reader's 3B back as one tap.
+bamboo under glare that the reader took for a 3) right, says so, marks it, and offers the reader's 3B back as one tap.
 """
 
 from __future__ import annotations
