@@ -103,6 +103,19 @@ def _grey_bytes(a: np.ndarray) -> bytes:
     return np.ascontiguousarray(np.clip(np.rint(a), 0, 255), np.uint8).tobytes()
 
 
+@contextmanager
+def transaction(db: sqlite3.Connection, immediate: bool) -> Iterator[sqlite3.Connection]:
+    """One transaction on a connection opened with ``isolation_level=None``: committed when the block ends, rolled back
+    when it raises; ``immediate`` takes the write lock before the first read. The sets and the hands share it."""
+    db.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    try:
+        yield db
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+
+
 class SetStore:
     """The sets in one history file; one connection per call, each change one transaction."""
 
@@ -132,13 +145,8 @@ class SetStore:
                 db.executescript(_SCHEMA)
                 if version < STORE_VERSION:
                     db.execute(f"PRAGMA user_version = {STORE_VERSION}")
-            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
+            with transaction(db, immediate=write):
                 yield db
-            except BaseException:
-                db.rollback()
-                raise
-            db.commit()
         except sqlite3.Error as exc:
             raise TileSetError(f"{what} could not be read or written ({exc}); nothing was changed: free some disk space or "
                                "close other programs using it, then try again") from None

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
-from recognizer.setstore import SET_TABLES, STORE_VERSION, history_file
+from recognizer.setstore import SET_TABLES, STORE_VERSION, history_file, transaction
 from scoring.engine import ScoreResult
 from scoring.errors import Ask, Problem, PungChowError
 from scoring.hand import Hand
@@ -256,13 +256,8 @@ class History:
         db.row_factory = sqlite3.Row
         try:
             db.execute("PRAGMA foreign_keys = ON")
-            db.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
-            try:
+            with transaction(db, immediate):
                 yield db
-            except BaseException:
-                db.rollback()
-                raise
-            db.commit()
         except sqlite3.Error as exc:
             raise HistoryError(Problem(f"the history file {self.path} could not be read or written ({exc}): try again, or ",
                                        Ask.OTHER_HISTORY)) from None
