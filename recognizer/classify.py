@@ -210,7 +210,7 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: LearntSet | None = None
     probs = blank_or_back(rgb, dets.boxes, probs)
     if cut is not None:
         probs = no_blank_cut_by_the_frame(dets, probs, cut)
-    if tileset is None or not tileset.calibrated:  # a calibrated set keeps its own counts
+    if not by_prototypes:  # a calibrated set keeps its own counts
         probs = one_of_each_flower_and_season(probs)
     probs = not_a_tile_only_when_sure(probs)
     out = with_probabilities(dets, probs).with_(embedding=emb)

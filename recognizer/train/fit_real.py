@@ -28,14 +28,12 @@ import torch.nn.functional as F
 
 from recognizer.labels import CLASSES
 from recognizer.train.effnet import TileReader, load_imagenet
-from recognizer.train.realtiles import BOOK, DISTRACTOR, HK_CROP, HK_PHOTO, LEO, RENDER
+from recognizer.train.realtiles import BOOK, DISTRACTOR, HK_CROP, HK_PHOTO, LEO, PACK_CONTEXT, PACK_SIZE, RENDER
 
 #: Network input (height, width), and the framing it is read at: the box grown this much (``geometry.CROP_CONTEXT``).
 INPUT = (160, 120)
 READ_CONTEXT = 1.2
-#: The pack's crops span the box grown this much (``realtiles.PACK_CONTEXT``).
-PACK_CONTEXT = 1.5
-PACK_H, PACK_W = 192, 144
+PACK_H, PACK_W = PACK_SIZE
 BONUS_INDEX = [CLASSES.index(c) for c in CLASSES if c[1:] in ("F", "S")]
 #: Share of each batch drawn from each kind (renormalised over the kinds a run has): the distractors' few hundred
 #: crops are a twentieth of it, taken from the renders' share.
