@@ -124,13 +124,19 @@ def decode(maps: np.ndarray, scale: float, threshold: float = SCORE_THRESHOLD) -
     return Detections(boxes, heat[ys, xs])
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Pairwise IoU of (N, 4) and (M, 4) x, y, w, h boxes."""
+def overlap_areas(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise areas in common of (N, 4) and (M, 4) x, y, w, h boxes."""
     ax2, ay2 = a[:, 0] + a[:, 2], a[:, 1] + a[:, 3]
     bx2, by2 = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
     iw = np.clip(np.minimum(ax2[:, None], bx2[None]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
     ih = np.clip(np.minimum(ay2[:, None], by2[None]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
-    inter = iw * ih
+    inter: np.ndarray = iw * ih
+    return inter
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise IoU of (N, 4) and (M, 4) x, y, w, h boxes."""
+    inter = overlap_areas(a, b)
     union = (a[:, 2] * a[:, 3])[:, None] + (b[:, 2] * b[:, 3])[None] - inter
     iou: np.ndarray = inter / np.maximum(union, 1e-9)
     return iou
@@ -420,10 +426,7 @@ def tile_like(dets: Detections, tiles: Detections | None = None) -> Detections:
     if len(sizes) >= 3 or (tiles is not None and len(sizes)):
         keep &= (short >= MIN_SIDE_SHARE * float(np.median(sizes[:, 0]))) & (long >= MIN_SIDE_SHARE * float(np.median(sizes[:, 1])))
     area = b[:, 2] * b[:, 3]
-    x2, y2 = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
-    iw = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
-    ih = np.clip(np.minimum(y2[:, None], y2[None]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
-    inside = (iw * ih) / area[:, None] > INSIDE_SHARE
+    inside = overlap_areas(b, b) / area[:, None] > INSIDE_SHARE
     bigger = area[None, :] > 1.5 * area[:, None]
     keep &= ~(inside & bigger & keep[None, :]).any(axis=1)
     return dets[keep]
@@ -434,10 +437,7 @@ def not_astride(dets: Detections) -> Detections:
     if len(dets) < 3:
         return dets
     b = dets.boxes
-    x2, y2 = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]
-    iw = np.clip(np.minimum(x2[:, None], x2[None]) - np.maximum(b[:, None, 0], b[None, :, 0]), 0, None)
-    ih = np.clip(np.minimum(y2[:, None], y2[None]) - np.maximum(b[:, None, 1], b[None, :, 1]), 0, None)
-    under = iw * ih / (b[:, 2] * b[:, 3])[:, None]
+    under = overlap_areas(b, b) / (b[:, 2] * b[:, 3])[:, None]
     surer = dets.scores[None, :] > dets.scores[:, None]
     astride = (dets.scores < CONFIDENT) & (((under >= ASTRIDE_SHARE) & surer).sum(axis=1) >= 2)
     return dets[np.flatnonzero(~astride)]
