@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from pungchow_data.distractors import draw_scene
+from pungchow_data.faces import missing_fonts
 from recognizer.detections import Detections
 from recognizer.group import GroupKind
 from recognizer.hand_rows import NOT_IN_THE_ROWS, group_again, group_the_hand, hand_rows
@@ -25,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from bench_distractors import judge
 
 TILE_W, TILE_H = 40.0, 54.0
+#: The drawn scenes' tiles are drawn with the renderer's fonts.
+NEEDS_FONTS = pytest.mark.skipif(missing_fonts() is not None, reason=f"the drawn hand needs the renderer's fonts: {missing_fonts()}")
 
 
 def read_as(boxes: list[tuple[float, float, float, float]], codes: list[str], sure: float = 0.9) -> Detections:
@@ -124,6 +127,7 @@ def test_the_set_aside_boxes_are_one_group_not_in_the_hand_and_stay_aside_when_r
     assert not any(k in g.members for g in again if g.in_hand for k in aside.tiles)
 
 
+@NEEDS_FONTS
 @pytest.mark.parametrize("seed", [3400, 3403])  # 3403: the keyboard's first row, just below the hand, boxed in ones and twos
 def test_a_drawn_hand_beside_a_laptop_keyboard_counts_no_key_in_the_hand(seed: int, tmp_path: Path) -> None:
     """The reader is taught that keys are no tiles (run real-lite0-r4): of a keyboard's hundred-odd keys, which the
