@@ -316,8 +316,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{a.out} exists; remove it or name another file")
         return 2
     rng = np.random.default_rng(a.seed)
+    if a.extend is not None and not a.extend.is_file():
+        print(f"{a.extend} is not a pack: name one made by this command; nothing written")
+        return 2
     if a.extend is not None:
-        crops = list(extended(a.extend, a.render_sets))
+        try:
+            crops = list(extended(a.extend, a.render_sets))
+        except (ValueError, OSError, KeyError) as exc:
+            print(f"{a.extend} cannot be built on ({exc}); nothing written")
+            return 2
     else:
         crops = [*hk_crops(root), *hk_photo_tiles(root), *book_tiles(root, rng), *leo_tiles(rng, a.leo_work),
                  *rendered(rng, a.render_sets)]
