@@ -27,11 +27,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from recognizer.classify import NT_INDEX, crops_of, run_classifier
+from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
 from recognizer.errors import TileSetError
 from recognizer.geometry import CROP_H, CROP_W, size_factors
 from recognizer.labels import CLASSES
 from recognizer.models import load_model
+from recognizer.tones import ToneOf, alike_groups, tone_evidence, tones, tones_of_groups
 from scoring.jsonfile import JsonInputError, load_json_file
 from scoring.tiles import ALL_CODES
 
@@ -87,6 +88,11 @@ def _face_sized(grey: np.ndarray) -> np.ndarray:
     if not len(grey):
         return np.zeros((0, *FACE_SIZE), np.float32)
     return np.stack([cv2.resize(g, size, interpolation=cv2.INTER_AREA) for g in grey])
+
+
+def tile_faces(crops: np.ndarray) -> np.ndarray:
+    """(N, *FACE_SIZE) the grey faces of tiles' crops, as the examples are compared with them."""
+    return _face_sized(_grey(crops))
 
 
 def _faces(grey: np.ndarray) -> np.ndarray:
@@ -222,8 +228,9 @@ class Examples:
         dy, dx = round(h * FACE_MARGIN), round(w * FACE_MARGIN)
         return np.concatenate([cls, cls]), np.concatenate([self.embeddings, self.turned]), faces, (h - 2 * dy, w - 2 * dx)
 
-    def nearness(self, crops: np.ndarray, emb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(codes seen as class indices (K,), (N, K) nearness of each tile to each code's examples).
+    def nearness(self, grey: np.ndarray, emb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(codes seen as class indices (K,), (N, K) nearness of each tile (``grey``: its face, ``tile_faces``) to each
+        code's examples).
 
         A tile's nearness to a code is the best mean, over the code's ``CANDIDATES`` examples nearest the tile by
         embedding (either way up), of the embedding's cosine and the correlation of the example's face slid over the
@@ -231,11 +238,11 @@ class Examples:
         (its cosine averaged with no correlation at all, -1), which keeps a photo's reading quick however big the set."""
         cls, embs, faces, shape = self._index
         seen = np.unique(cls)
-        if not len(crops) or not len(seen):
-            return seen, np.zeros((len(crops), len(seen)), np.float32)
+        if not len(grey) or not len(seen):
+            return seen, np.zeros((len(grey), len(seen)), np.float32)
         cos = emb @ embs.T
         m = min(CANDIDATES, int(np.bincount(cls).max()))
-        pick = np.empty((len(crops), len(seen), m), np.int64)
+        pick = np.empty((len(grey), len(seen), m), np.int64)
         for j, c in enumerate(seen):
             of_code = np.flatnonzero(cls == c)
             near_c = cos[:, of_code]
@@ -248,19 +255,19 @@ class Examples:
         best_cos = np.take_along_axis(cos, pick[:, :, 0], axis=1)
         near = (best_cos - 1.0) / 2
         codes = np.argsort(-best_cos, axis=1)[:, :CODES_MATCHED]
-        flat = np.take_along_axis(pick, codes[:, :, None], axis=1).reshape(len(crops), -1)
-        match = face_correlation(_face_sized(_grey(crops)), faces[flat], shape)
-        both = ((np.take_along_axis(cos, flat, axis=1) + match) / 2).reshape(len(crops), codes.shape[1], m).max(axis=2)
+        flat = np.take_along_axis(pick, codes[:, :, None], axis=1).reshape(len(grey), -1)
+        match = face_correlation(grey, faces[flat], shape)
+        both = ((np.take_along_axis(cos, flat, axis=1) + match) / 2).reshape(len(grey), codes.shape[1], m).max(axis=2)
         np.put_along_axis(near, codes, both, axis=1)
         return seen, near
 
-    def evidence(self, crops: np.ndarray, emb: np.ndarray) -> np.ndarray:
+    def evidence(self, grey: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """(N, len(CLASSES)) log odds the examples add to each code (0 for every code the set has no example of but
         "not a tile", which a box near the set's examples is not)."""
-        out = np.zeros((len(crops), len(CLASSES)), np.float32)
+        out = np.zeros((len(grey), len(CLASSES)), np.float32)
         if not len(self):
             return out
-        seen, near = self.nearness(crops, emb)
+        seen, near = self.nearness(grey, emb)
         odds = (np.clip(ODDS_PER_NEARNESS * (near - NEAR_NEARNESS), 0.0, MOST_FOR)
                 + np.clip(ODDS_PER_NEARNESS * (near - FAR_NEARNESS), MOST_AGAINST, 0.0))
         out[:, seen] = np.maximum(odds - BEHIND_NEAREST * (near.max(axis=1, keepdims=True) - near), MOST_AGAINST)
@@ -280,12 +287,27 @@ class Examples:
         out: np.ndarray = np.where(held, np.minimum(evidence, room), evidence)
         return out
 
+    @cached_property
+    def tones(self) -> tuple[tuple[frozenset[int], ...], tuple[ToneOf, ...]]:
+        """The set's faces that are one picture in different inks (``tones.alike_groups``), and what its examples say
+        of their tones, each relative to the photo it came from (``tones.tones_of_groups``)."""
+        cls = np.array([CLASSES.index(c) for c in self.codes], np.int64)
+        groups = alike_groups(cls, self.embeddings, _faces(self.grey_faces)) if len(self) else ()
+        return groups, tones_of_groups(groups, cls, self.sources, tones(self.grey_faces)) if groups else ()
+
     def read(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """The general reader's probabilities with the examples' evidence added (``evidence``), as probabilities,
-        a sure reading of a face the set has not seen held first (``held_to_sure_readings``)."""
+        a sure reading of a face the set has not seen held first (``held_to_sure_readings``); then, for faces the set
+        tells apart by tone alone, the tone of each tile against the photo's other tiles (``tones``)."""
         if not len(self) or not len(crops):
             return probs
-        logits = np.log(np.maximum(probs, 1e-9)) + self.held_to_sure_readings(probs, self.evidence(crops, emb))
+        grey = tile_faces(crops)
+        logits = np.log(np.maximum(probs, 1e-9)) + self.held_to_sure_readings(probs, self.evidence(grey, emb))
+        groups, known = self.tones
+        if known:
+            likeliest = logits.argmax(axis=1)
+            logits += tone_evidence(groups, known, likeliest, tones(grey), len(CLASSES),
+                                    ~np.isin(likeliest, (NT_INDEX, XX_INDEX)))
         logits[probs <= 0] = -np.inf  # a code the general reader ruled out (a flower already given) stays out
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         out: np.ndarray = e / e.sum(axis=1, keepdims=True)

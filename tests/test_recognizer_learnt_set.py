@@ -20,7 +20,7 @@ import pytest
 from pungchow.cli import main as cli_main
 from recognizer.classify import crops_of, run_classifier
 from recognizer.errors import TileSetError
-from recognizer.examples import SURE_OF_UNSEEN, CorrectedTile, Examples, read_corrected
+from recognizer.examples import SURE_OF_UNSEEN, CorrectedTile, Examples, read_corrected, tile_faces
 from recognizer.image import load_photo
 from recognizer.labels import CLASSES
 from recognizer.pipeline import recognize
@@ -154,7 +154,7 @@ def test_a_face_the_set_has_not_seen_is_left_to_the_general_reader() -> None:
     cal = read_calibration(rgb, read_layout(SOURCE / "layout.json"))
     k = cal.codes.index("4C")
     ex = Examples.of_crops(cal.crops()[k:k + 1], ["4C"], "corrected:illustration_1.jpg")
-    evidence = ex.evidence(cal.crops(), run_classifier(cal.crops())[1])
+    evidence = ex.evidence(tile_faces(cal.crops()), run_classifier(cal.crops())[1])
     others = [i for i, c in enumerate(CLASSES) if c not in ("4C", "NT")]
     assert not evidence[:, others].any()
     assert evidence[k, CLASSES.index("4C")] > 0 and evidence[k, CLASSES.index("NT")] < 0
