@@ -80,19 +80,14 @@ def _grey(crops: np.ndarray) -> np.ndarray:
 FACE_SIZE = (32, 24)
 
 
-def _face_sized(grey: np.ndarray) -> np.ndarray:
-    """Grey crops at ``FACE_SIZE``."""
-    if grey.shape[1:] == FACE_SIZE:
-        return grey
-    size = (FACE_SIZE[1], FACE_SIZE[0])
-    if not len(grey):
-        return np.zeros((0, *FACE_SIZE), np.float32)
-    return np.stack([cv2.resize(g, size, interpolation=cv2.INTER_AREA) for g in grey])
-
-
 def tile_faces(crops: np.ndarray) -> np.ndarray:
-    """(N, *FACE_SIZE) the grey faces of tiles' crops, as the examples are compared with them."""
-    return _face_sized(_grey(crops))
+    """(N, *FACE_SIZE) the grey faces of tiles' crops, as the examples are compared with them: each crop shrunk, then
+    made grey (a tenth of the work of the other way round, within half a grey level)."""
+    if not len(crops):
+        return np.zeros((0, *FACE_SIZE), np.float32)
+    if crops.shape[1:3] != FACE_SIZE:
+        crops = np.stack([cv2.resize(c, (FACE_SIZE[1], FACE_SIZE[0]), interpolation=cv2.INTER_AREA) for c in crops])
+    return _grey(crops)
 
 
 def _faces(grey: np.ndarray) -> np.ndarray:
@@ -105,13 +100,21 @@ def _faces(grey: np.ndarray) -> np.ndarray:
 
 
 def face_correlation(tiles: np.ndarray, faces: np.ndarray, face_shape: tuple[int, int]) -> np.ndarray:
-    """(N, K) best normalised correlation of face ``faces[n, k]`` (unit rows of ``face_shape``) anywhere in grey tile n."""
+    """(N, K) best normalised correlation of face ``faces[n, k]`` (zero-mean unit rows of ``face_shape``) anywhere in
+    grey tile n. A zero-mean face's dot product with a window is the same with the window's mean taken away or not, so
+    only each window's spread is needed, from sums over the tile (an integral image) rather than from every window."""
     n = len(tiles)
     th, tw = face_shape
     windows = np.lib.stride_tricks.sliding_window_view(tiles, (th, tw), axis=(1, 2)).reshape(n, -1, th * tw)
-    windows = windows - windows.mean(axis=2, keepdims=True)
-    spread = np.maximum(np.linalg.norm(windows, axis=2, keepdims=True), 1e-6)
-    return np.asarray(np.matmul(windows / spread, np.ascontiguousarray(faces.transpose(0, 2, 1))).max(axis=1), np.float32)
+    dots = np.matmul(windows, np.ascontiguousarray(faces.transpose(0, 2, 1)))
+    t = tiles.astype(np.float64)
+    total, squares = (np.pad(v.cumsum(axis=1).cumsum(axis=2), ((0, 0), (1, 0), (1, 0))) for v in (t, t * t))
+
+    def window_sums(s: np.ndarray) -> np.ndarray:
+        return np.asarray((s[:, th:, tw:] - s[:, :-th, tw:] - s[:, th:, :-tw] + s[:, :-th, :-tw]).reshape(n, -1))
+
+    spread = np.sqrt(np.maximum(window_sums(squares) - window_sums(total) ** 2 / (th * tw), 0.0))
+    return np.asarray((dots / np.maximum(spread, 1e-6)[:, :, None]).max(axis=1), np.float32)
 
 
 def embed(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -180,7 +183,7 @@ class Examples:
         """(N, *FACE_SIZE) each example's grey face, as kept or made from its crop."""
         if self.stored_faces is not None:
             return self.stored_faces
-        return _face_sized(_grey(self.crops))
+        return tile_faces(self.crops)
 
     @classmethod
     def of_crops(cls, crops: np.ndarray, codes: Sequence[str], source: str) -> Examples:
@@ -228,6 +231,17 @@ class Examples:
         dy, dx = round(h * FACE_MARGIN), round(w * FACE_MARGIN)
         return np.concatenate([cls, cls]), np.concatenate([self.embeddings, self.turned]), faces, (h - 2 * dy, w - 2 * dx)
 
+    @cached_property
+    def _rows_by_code(self) -> tuple[np.ndarray, np.ndarray]:
+        """The codes seen (class indices, (K,)), and the rows of ``_index`` of each, (K, most of one code) padded with -1."""
+        cls = self._index[0]
+        seen, counts = np.unique(cls, return_counts=True)
+        rows = np.full((len(seen), int(counts.max()) if len(counts) else 0), -1, np.int64)
+        order = np.argsort(cls, kind="stable")
+        for j, (start, n) in enumerate(zip(np.cumsum(counts) - counts, counts)):
+            rows[j, :n] = order[start:start + n]
+        return seen, rows
+
     def nearness(self, grey: np.ndarray, emb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(codes seen as class indices (K,), (N, K) nearness of each tile (``grey``: its face, ``tile_faces``) to each
         code's examples).
@@ -236,22 +250,19 @@ class Examples:
         embedding (either way up), of the embedding's cosine and the correlation of the example's face slid over the
         tile. Faces are slid only for the tile's ``CODES_MATCHED`` codes nearest by embedding; any other code is far
         (its cosine averaged with no correlation at all, -1), which keeps a photo's reading quick however big the set."""
-        cls, embs, faces, shape = self._index
-        seen = np.unique(cls)
+        _, embs, faces, shape = self._index
+        seen, rows = self._rows_by_code
         if not len(grey) or not len(seen):
             return seen, np.zeros((len(grey), len(seen)), np.float32)
         cos = emb @ embs.T
-        m = min(CANDIDATES, int(np.bincount(cls).max()))
-        pick = np.empty((len(grey), len(seen), m), np.int64)
-        for j, c in enumerate(seen):
-            of_code = np.flatnonzero(cls == c)
-            near_c = cos[:, of_code]
-            if len(of_code) > m:  # the m nearest without sorting them all: a face a set has seen a thousand times costs little more
-                top = np.argpartition(-near_c, m - 1, axis=1)[:, :m]
-                order = np.take_along_axis(top, np.argsort(-np.take_along_axis(near_c, top, axis=1), axis=1), axis=1)
-            else:
-                order = np.argsort(-near_c, axis=1)
-            pick[:, j] = of_code[np.pad(order, ((0, 0), (0, m - order.shape[1])), mode="edge")]
+        of_code = np.where(rows >= 0, cos[:, rows], -np.inf)  # (N, K, most examples of a code)
+        m = min(CANDIDATES, rows.shape[1])
+        # the m nearest of each code without sorting them all: a face a set has seen a thousand times costs little more
+        top = np.argpartition(-of_code, m - 1, axis=2)[:, :, :m] if rows.shape[1] > m else \
+            np.broadcast_to(np.arange(m), (*of_code.shape[:2], m))
+        top = np.take_along_axis(top, np.argsort(-np.take_along_axis(of_code, top, axis=2), axis=2), axis=2)
+        pick = rows[np.arange(len(seen))[None, :, None], top]
+        pick = np.where(pick >= 0, pick, pick[:, :, :1])  # a code with fewer than m examples: its nearest again
         best_cos = np.take_along_axis(cos, pick[:, :, 0], axis=1)
         near = (best_cos - 1.0) / 2
         codes = np.argsort(-best_cos, axis=1)[:, :CODES_MATCHED]
