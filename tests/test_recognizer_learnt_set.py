@@ -160,6 +160,21 @@ def test_a_face_the_set_has_not_seen_is_left_to_the_general_reader() -> None:
     assert evidence[k, CLASSES.index("4C")] > 0 and evidence[k, CLASSES.index("NT")] < 0
 
 
+def test_a_box_far_from_every_example_is_no_more_a_tile_than_the_reader_finds_it() -> None:
+    """Harr's counting sticks, boxed as a tile might be, lie far from every tile of his set: the examples say they are
+    not any of its faces, which is no reason to call them a tile, so "not a tile" stands at least as sure as the
+    general reader reads it (before, it lost as much as the faces did, and a book page's captions stayed as tiles)."""
+    rgb = load_photo(SOURCE / "illustration_1.jpg")
+    cal = read_calibration(rgb, read_layout(SOURCE / "layout.json"))
+    ex = Examples.of_crops(cal.crops(), list(cal.codes), "corrected:illustration_1.jpg")
+    sticks = crops_of(rgb, np.array([[100, 432, 60, 22], [120, 455, 43, 61], [150, 500, 43, 45]], np.float32))
+    probs, emb = run_classifier(sticks)
+    nt = CLASSES.index("NT")
+    assert (probs.argmax(axis=1) == nt).all()
+    assert (ex.evidence(tile_faces(sticks), emb)[:, nt] == 0).all()
+    assert (ex.read(sticks, probs, emb)[:, nt] >= probs[:, nt]).all()
+
+
 @pytest.mark.parametrize(("content", "words"), [
     ('{"tiles": []}', 'has no "tiles"'),
     ('{"tiles": [{"box": [1, 2, 3], "code": "1D"}]}', "tile 0 needs \"box\""),
@@ -209,14 +224,15 @@ def test_the_page_adds_the_tiles_the_player_corrected(home: Path) -> None:
 
 def test_a_wrongly_corrected_tile_does_not_overturn_a_sure_reading(home: Path) -> None:
     """A 6 of bamboo wrongly corrected to a 9 (the two look alike in Harr's set), beside the right 9 and 8: the second
-    photo keeps every 6 of bamboo as the general reader read it, and still gains the 9s and 8s the right corrections
-    teach. The one wrong example is the set's only word on that face, and the general reader is sure of its 6s."""
+    photo keeps every 6 of bamboo as the general reader read it, and still gains the 8 of dots it took for a 7 (its 9s it
+    reads right itself). The one wrong example is the set's only word on that face, and the general reader is sure of
+    its 6s."""
     learn_corrections(home, "slip", {"9B": "9B", "8D": "8D", "6B": "9B"})
     before, after = read_second_photo(None), read_second_photo("slip")
     assert after["6B"] == before["6B"]
     assert after["9B"] == ["9B"] * 4 and after["8D"] == ["8D"] * 4
     assert lost(before, after) == []
-    assert right(after) >= right(before) + 2
+    assert right(after) >= right(before) + 1
 
 
 def test_the_wrong_example_still_shows_as_doubt_but_never_wins() -> None:
