@@ -39,10 +39,11 @@ CANDIDATES = 6
 #: search may take before it stops and keeps what it found (``Decoding.complete`` then says so); the fallbacks when
 #: no hand is near take a quarter of it each. Steps, not time, so the same probabilities read the same on any machine
 #: however busy: a budget of processor time read 134 of the 1922 illustration's tiles right at 1.6x under load and
-#: 142 on a quiet machine. Measured on the decodings of bench/bench_decoder_photos.py, bench/bench_decoder.py (300
-#: hands) and tests/test_recognizer_calibration.py's 1922 photos, quiet 2 cores: a step costs 0.4-1.8 us (median
-#: 0.83) where searches run long, so this is about the 12 ms of processor time it replaces; those photos read the
-#: same as under that clock, and the 1922 illustration at 2.2x reads 2 tiles fewer right below 9000 steps.
+#: 142 on a quiet machine. Measured on the 635 decodings of bench/bench_decoder_photos.py, bench/bench_decoder.py
+#: (300 hands) and tests/test_recognizer_calibration.py's 1922 photos, 2 cores: a step costs 0.4-1.8 us (median 0.83)
+#: where searches run long, so a search cut short takes about 10 ms (at most ~22), as under the 12 ms of processor
+#: time this replaces, and all 635 read as that clock read them on a quiet machine. The 1922 illustration at 2.2x
+#: reads 2 tiles fewer right below 9000 steps.
 BUDGET_STEPS = 12_000
 
 _PLAYING = [CLASSES.index(c) for c in PLAYING_CODES]
