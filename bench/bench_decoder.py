@@ -32,7 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
 
-from recognizer.decode import Layout, copies_in_a_set, decode  # noqa: E402
+from recognizer.decode import BUDGET_STEPS, Layout, copies_in_a_set, decode  # noqa: E402
 from recognizer.labels import CLASSES  # noqa: E402
 from recognizer.likeness import pull_alike  # noqa: E402
 from scoring.tiles import BONUS_CODES, PLAYING_CODES  # noqa: E402
@@ -157,6 +157,7 @@ def main() -> int:
     tiles_right = {"argmax": 0, "known": 0, "unknown": 0}
     times: dict[str, list[float]] = {"known": [], "unknown": []}
     cpu: dict[str, list[float]] = {"known": [], "unknown": []}
+    steps: dict[str, list[int]] = {"known": [], "unknown": []}
     kept_own = {"known": 0, "unknown": 0}
     cut_short = {"known": 0, "unknown": 0}
     n_hands = n_tiles = 0
@@ -188,6 +189,7 @@ def main() -> int:
             times[name].append(d.ms + pulled_ms)
             kept_own[name] += int(d.kept_own)
             cut_short[name] += int(not d.complete)
+            steps[name].append(d.steps)
     report = {
         "hands": n_hands, "tiles": n_tiles, "tiles_per_hand": [min(sizes), max(sizes)], "bonus": not args.no_bonus,
         "likeness_weight": args.likeness,
@@ -195,6 +197,8 @@ def main() -> int:
         "tiles_right": {k: round(v / n_tiles, 4) for k, v in tiles_right.items()},
         "kept_own": kept_own,
         "search_cut_short": cut_short,
+        "search_steps": {k: {"median": int(np.median(v)), "p95": int(np.percentile(v, 95)), "max": int(np.max(v))}
+                         for k, v in steps.items()},
         "decode_ms": {k: {"median": round(float(np.median(v)), 2), "p95": round(float(np.percentile(v, 95)), 2),
                           "max": round(float(np.max(v)), 2)} for k, v in times.items()},
         "decode_processor_ms": {k: {"median": round(float(np.median(v)), 2), "p95": round(float(np.percentile(v, 95)), 2),
@@ -211,7 +215,9 @@ def main() -> int:
         print(f"  tiles right: tile by tile {report['tiles_right']['argmax']:.4f}, known {report['tiles_right']['known']:.4f}, "
               f"unknown {report['tiles_right']['unknown']:.4f}")
         print(f"  no legal hand near, tiles kept: known {kept_own['known']}, unknown {kept_own['unknown']}; search cut short "
-              f"at its time budget: known {cut_short['known']}, unknown {cut_short['unknown']}")
+              f"at its step budget: known {cut_short['known']}, unknown {cut_short['unknown']}")
+        for k, v in report["search_steps"].items():
+            print(f"  search steps, grouping {k}: median {v['median']}, p95 {v['p95']}, max {v['max']} (budget {BUDGET_STEPS})")
         for k, v in report["decode_ms"].items():
             c = report["decode_processor_ms"][k]
             print(f"  decode time, grouping {k}: median {v['median']} ms, p95 {v['p95']} ms, max {v['max']} ms "

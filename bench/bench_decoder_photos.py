@@ -59,6 +59,14 @@ def both_readings(res: Recognition) -> tuple[list[str], list[str]]:
     return decoded, own
 
 
+def searched(res: Recognition) -> str:
+    """How long the decoder searched the photo: its steps (the budget's unit, ``decode.BUDGET_STEPS``) and ms."""
+    d = res.decoding
+    if d is None:
+        return "not decoded"
+    return f"decoded in {d.steps} steps{'' if d.complete else ' (cut short)'}, {d.ms:.1f} ms"
+
+
 def hk_photos() -> dict[str, float]:
     labels = json.loads((REALDEV / "hk-sets" / "photos.json").read_text())
     right = {"decoder": 0, "own": 0}
@@ -77,7 +85,8 @@ def hk_photos() -> dict[str, float]:
             if k >= 0 and overlaps[k] >= 0.5:
                 right["decoder"] += decoded[k] == tile["code"]
                 right["own"] += own[k] == tile["code"]
-        print(f"  {name}: {len(res.detections)} tiles read, changed {len(res.decoding.changes) if res.decoding else 0}", file=sys.stderr)
+        changed = len(res.decoding.changes) if res.decoding else 0
+        print(f"  {name}: {len(res.detections)} tiles read, changed {changed}, {searched(res)}", file=sys.stderr)
     return {"labelled_tiles": total, **{k: round(v / total, 4) for k, v in right.items()}}
 
 
@@ -110,7 +119,7 @@ def book_photos() -> dict[str, object]:
         scored["as_printed"] += said == printed
         changes = res.decoding.changes if res.decoding else ()
         print(f"  {label['image']}: scored {said} / {tapped} (photographed hand {truth}, book prints {printed}); "
-              f"changes {[str(c) for c in changes]}", file=sys.stderr)
+              f"changes {[str(c) for c in changes]}; {searched(res)}", file=sys.stderr)
     return {"hands": n, "hands_all_tiles_right": hands, "tiles": total, "tiles_right": {k: round(v / total, 4) for k, v in tiles.items()},
             "scored_right": scored["no_correction"], "scored_right_winning_tapped": scored["winning_tapped"],
             "scored_as_printed": scored["as_printed"]}

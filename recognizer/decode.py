@@ -35,12 +35,16 @@ from scoring.tiles import BONUS_CODES, COPIES_OF_A_TILE, PLAYING_CODES
 NEAR = math.log(1000.0)
 #: Faces considered per tile, its likeliest first.
 CANDIDATES = 6
-#: Seconds of processor time the search may take before it stops and keeps what it found (``Decoding.complete`` then
-#: says so); the fallbacks when no hand is near take a quarter of it each, so decoding stays under 20 ms. Processor
-#: time, not the clock's: a machine busy with other work cuts no search short.
-BUDGET_S = 0.012
-#: Search steps between two readings of the processor clock.
-TICKS = 32
+#: Search steps (``_Search.steps``: each node the search visits, each choice it tries, each tile it orders) the
+#: search may take before it stops and keeps what it found (``Decoding.complete`` then says so); the fallbacks when
+#: no hand is near take a quarter of it each. Steps, not time, so the same probabilities read the same on any machine
+#: however busy: a budget of processor time read 134 of the 1922 illustration's tiles right at 1.6x under load and
+#: 142 on a quiet machine. Measured on the 635 decodings of bench/bench_decoder_photos.py, bench/bench_decoder.py
+#: (300 hands) and tests/test_recognizer_calibration.py's 1922 photos, 2 cores: a step costs 0.4-1.8 us (median 0.83)
+#: where searches run long, so a search cut short takes about 10 ms (at most ~22), as under the 12 ms of processor
+#: time this replaces, and all 635 read as that clock read them on a quiet machine. The 1922 illustration at 2.2x
+#: reads 2 tiles fewer right below 9000 steps.
+BUDGET_STEPS = 12_000
 
 _PLAYING = [CLASSES.index(c) for c in PLAYING_CODES]
 _BONUS = frozenset(CLASSES.index(c) for c in BONUS_CODES)
@@ -151,7 +155,9 @@ class Decoding:
     kept_own: bool
     ms: float
     complete: bool = True
-    """False when the search ran out of its time (``BUDGET_S``) before proving its answer the likeliest."""
+    """False when the search ran out of its steps (``BUDGET_STEPS``) before proving its answer the likeliest."""
+    steps: int = 0
+    """The search steps taken, the fallbacks' included: what the budget counts."""
     notes: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
@@ -197,17 +203,23 @@ class _Search:
     cap: float = NEAR
     found: dict[Faces, tuple[float, HandShape, Units]] = field(default_factory=dict)
     bound: float = NEAR
-    deadline: float = math.inf
+    allowed: int = BUDGET_STEPS
+    steps: int = 0
+    """Steps taken by this search: the loops count each choice tried, ``out_of_steps`` each node visited."""
     stopped: bool = False
+    earlier: int = 0
+    """Steps taken by the searches before this one (the fallbacks start afresh)."""
 
-    ticks: int = 0
-
-    def out_of_time(self) -> bool:
-        """Whether the budget is spent; the clock (a slow call) is read every ``TICKS`` steps."""
-        self.ticks += 1
-        if self.ticks % TICKS == 0:
-            self.stopped = self.stopped or time.process_time() > self.deadline
+    def out_of_steps(self) -> bool:
+        """Count a node visited; whether the steps allowed are spent (the search then stops where it is)."""
+        self.steps += 1
+        self.stopped = self.stopped or self.steps > self.allowed
         return self.stopped
+
+    def restart(self, allowed: int) -> None:
+        """A fresh count of ``allowed`` steps for the next search (a fallback's)."""
+        self.earlier += self.steps
+        self.allowed, self.steps, self.stopped = allowed, 0, False
 
     @classmethod
     def of(cls, loss: np.ndarray, copies: np.ndarray) -> _Search:
@@ -323,6 +335,7 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
     cand, copies = search.candidates, search.copies
     second = {t: _second(cand[t]) for t in loose}
     order = sorted(loose, key=lambda t: (len(cand[t]), -second[t]))
+    search.steps += len(order)
     position = {t: i for i, t in enumerate(order)}
     holders: dict[int, list[tuple[float, int]]] = {}  # the tiles that may show each face, least loss first
     for t in order:
@@ -341,7 +354,7 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
     n = len(order)
 
     def step(done: float, cursor: int) -> None:
-        if search.out_of_time():
+        if search.out_of_steps():
             return
         while cursor < n and order[cursor] in taken:
             cursor += 1
@@ -365,6 +378,7 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
             if need.distinct and face in used_kinds:
                 continue
             for kind, shown, takes in by_face.get(face, ()):
+                search.steps += 1
                 if kind is not Unit.BONUS and not wanted[slot[kind]]:
                     continue
                 if any(counts[f] + k > copies[f] for f, k in takes):
@@ -374,12 +388,13 @@ def _search_loose(search: _Search, loose: Sequence[int], need: _Need, start: flo
                     return
 
     def fill(done: float, cursor: int, kind: Unit, faces: tuple[int, ...], k: int, members: list[int]) -> None:
-        if done >= search.bound:
+        if done >= search.bound or search.out_of_steps():
             return
         if k < len(faces):
             face = faces[k]
             after = position[members[-1]] if k > 1 and faces[k - 1] == face else cursor
             for cost, t in holders.get(face, ()):
+                search.steps += 1
                 if done + cost >= search.bound:
                     break
                 if position[t] <= after or t in taken or t in members:
@@ -469,9 +484,10 @@ def _search_count_rule(search: _Search, tiles: Sequence[int], counts: list[int],
     cand, copies = search.candidates, search.copies
     order = sorted(tiles, key=lambda t: -_second(cand[t]))
     taken: dict[int, int] = {}
+    search.steps += len(order)
 
     def step(done: float, k: int) -> None:
-        if search.out_of_time():
+        if search.out_of_steps():
             return
         if k == len(order):
             faces = dict(laid_faces)
@@ -481,6 +497,7 @@ def _search_count_rule(search: _Search, tiles: Sequence[int], counts: list[int],
             return
         t = order[k]
         for cost, face in cand[t]:
+            search.steps += 1
             if done + cost >= search.bound:
                 break
             if counts[face] >= copies[face]:
@@ -502,23 +519,24 @@ CAPS = (1.0, 3.0, NEAR)
 
 
 def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozenset({Shape.THIRTEEN_HEADS, Shape.SEVEN_PAIRS}),
-           copies: np.ndarray | None = None, own: np.ndarray | None = None, budget: float = BUDGET_S,
+           copies: np.ndarray | None = None, own: np.ndarray | None = None, budget: int = BUDGET_STEPS,
            names: Sequence[str] | None = None) -> Decoding:
     """The likeliest legal reading of the photo's tiles, and the runner-up.
 
     ``probs`` (N, len(CLASSES)) each tile's probabilities; ``layout`` which tiles lie as sets and which are read as a
     whole; ``shapes`` the limit hands of the chosen book that are not four sets and a pair; ``copies`` how many of each
     face the set holds (``copies_in_a_set``); ``own`` the faces the tiles were read as before (default: each tile's
-    likeliest), against which the changes are told; ``budget`` the seconds the search may take; ``names`` how a
-    change's reason names the other tiles of its set (default: their indices). Tiles in no part of the layout keep
-    their own faces.
+    likeliest), against which the changes are told; ``budget`` the search steps it may take (``BUDGET_STEPS``; the
+    fallbacks a quarter each), so the same probabilities always give the same reading; ``names`` how a change's
+    reason names the other tiles of its set (default: their indices). Tiles in no part of the layout keep their own
+    faces.
     """
     started = time.perf_counter()
     copies = copies_in_a_set() if copies is None else copies
     own = probs.argmax(axis=1) if own is None else np.asarray(own)
     loss = _candidates(probs, copies > 0)
     search = _Search.of(loss, copies)
-    search.deadline = time.process_time() + budget
+    search.restart(budget)
     needs = _needs(len(layout.sets), shapes) if _may_be_complete(layout, copies) else []
     choices = _laid_choices(loss, probs, layout, copies)
     for cap in CAPS:
@@ -534,12 +552,12 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
     notes: list[str] = []
     if not search.found and (layout.sets or layout.bonus):  # no whole hand: each set laid apart is still a set
         search.limit(NEAR)
-        search.stopped, search.ticks, search.deadline = False, 0, time.process_time() + budget / 4
+        search.restart(budget // 4)
         _search_sets(search, choices, layout, lambda counts, done, laid, faces: _search_count_rule(
             search, layout.loose, counts, done, laid, faces))
     if not search.found:
         search.limit(math.inf)
-        search.stopped, search.ticks, search.deadline = False, 0, time.process_time() + budget / 4
+        search.restart(budget // 4)
         everyone = tuple(layout.loose) + tuple(t for s in layout.sets for t in s) + layout.bonus
         _search_count_rule(search, everyone, [0] * len(CLASSES), 0.0, (), {})
     if kept_own:
@@ -554,7 +572,7 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
     named = list(names) if names is not None else [str(t) for t in range(len(own))]
     changes = tuple(_why(t, int(own[t]), best, probs, copies, named) for t in range(len(own)) if best.codes[t] != own[t])
     return Decoding(best, readings[1] if len(readings) > 1 else None, changes, kept_own, (time.perf_counter() - started) * 1000,
-                    complete=not search.stopped, notes=tuple(notes))
+                    complete=not search.stopped, steps=search.earlier + search.steps, notes=tuple(notes))
 
 
 def _may_be_complete(layout: Layout, copies: np.ndarray) -> bool:
@@ -593,12 +611,13 @@ def _search_sets(search: _Search, choices: Choices, layout: Layout,
     faces: dict[int, int] = {}
 
     def step(k: int, done: float) -> None:
-        if search.out_of_time():
+        if search.out_of_steps():
             return
         if k == len(choices):
             then(counts, done, tuple(laid), dict(faces))
             return
         for cost, kind, shown, each in choices[k]:
+            search.steps += 1
             if done + cost >= search.bound:
                 break
             if any(counts[f] + shown.count(f) > search.copies[f] for f in shown):
