@@ -39,18 +39,19 @@ KNOWN_EXAMPLES = 2
 WEIGHT = 3.0
 #: The share of a face's height and width left round its centre, as the examples' faces are compared.
 MARGIN = 0.15
-#: A face's ink is the mean of its darkest this share of pixels.
+#: A face's ink is the mean of its darkest this share of pixels, and its light the pixel this far up from its darkest.
 INK_SHARE = 0.2
+LIGHT = 0.9
 
 
 def tones(grey: np.ndarray) -> np.ndarray:
-    """(N,) each grey face's ink contrast: its light (90th percentile) less its ink, over its light."""
+    """(N,) each grey face's ink contrast: its light less its ink (``LIGHT``, ``INK_SHARE``), over its light."""
     if not len(grey):
         return np.zeros(0, np.float32)
     _, h, w = grey.shape
     dy, dx = round(h * MARGIN), round(w * MARGIN)
     core = np.sort(grey[:, dy:h - dy, dx:w - dx].reshape(len(grey), -1), axis=1)
-    light = core[:, int(core.shape[1] * 0.9)]
+    light = core[:, int(core.shape[1] * LIGHT)]
     ink = core[:, : max(1, int(core.shape[1] * INK_SHARE))].mean(axis=1)
     return np.asarray((light - ink) / np.maximum(light, 1.0), np.float32)
 
@@ -92,8 +93,8 @@ def alike_groups(classes: np.ndarray, embeddings: np.ndarray, faces: np.ndarray)
 
 @dataclass(frozen=True)
 class ToneOf:
-    """What a set's examples say of one group's tones: per code of the group with at least two examples of known
-    relative tone, their mean and spread."""
+    """What a set's examples say of one group's tones: per code of the group with ``KNOWN_EXAMPLES`` examples of known
+    relative tone or more, their mean and spread."""
 
     group: frozenset[int]
     means: dict[int, float]
