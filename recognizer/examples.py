@@ -301,6 +301,17 @@ class Examples:
         out: np.ndarray = np.where(held, np.minimum(evidence, room), evidence)
         return out
 
+    @staticmethod
+    def still_a_tile(probs: np.ndarray, evidence: np.ndarray) -> np.ndarray:
+        """``evidence`` with "not a tile" taking as much as the face the general reader sees on each box loses: examples
+        unlike that face say the tile is another face, not that the box shows no tile (a 1 of bamboo's only example
+        a south wind named wrongly made all three of Harr's 1s of bamboo vanish as no tile)."""
+        first = probs.argmax(axis=1)
+        face = np.flatnonzero(first != NT_INDEX)
+        out: np.ndarray = evidence.copy()
+        out[face, NT_INDEX] = np.minimum(out[face, NT_INDEX], evidence[face, first[face]])
+        return out
+
     @cached_property
     def tones(self) -> tuple[tuple[frozenset[int], ...], tuple[ToneOf, ...]]:
         """The set's faces that are one picture in different inks (``tones.alike_groups``), and what its examples say
@@ -310,13 +321,14 @@ class Examples:
         return groups, tones_of_groups(groups, cls, self.sources, tones(self.grey_faces)) if groups else ()
 
     def read(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
-        """The general reader's probabilities with the examples' evidence added (``evidence``), as probabilities,
-        a sure reading of a face the set has not seen held first (``held_to_sure_readings``); then, for faces the set
+        """The general reader's probabilities with the examples' evidence added (``evidence``, ``still_a_tile``), as
+        probabilities, a sure reading of a face the set has not seen held first (``held_to_sure_readings``); then, for faces the set
         tells apart by tone alone, the tone of each tile against the photo's other tiles (``tones``)."""
         if not len(self) or not len(crops):
             return probs
         grey = tile_faces(crops)
-        logits = np.log(np.maximum(probs, 1e-9)) + self.held_to_sure_readings(probs, self.evidence(grey, emb))
+        evidence = self.still_a_tile(probs, self.evidence(grey, emb))
+        logits = np.log(np.maximum(probs, 1e-9)) + self.held_to_sure_readings(probs, evidence)
         groups, known = self.tones
         if known:
             likeliest = logits.argmax(axis=1)
