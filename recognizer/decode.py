@@ -41,11 +41,11 @@ CANDIDATES = 6
 #: however busy: a budget of processor time read 134 of the 1922 illustration's tiles right at 1.6x under load and
 #: 142 on a quiet machine. Measured on the 635 decodings of bench/bench_decoder_photos.py, bench/bench_decoder.py
 #: (300 hands) and tests/test_recognizer_calibration.py's 1922 photos, 2 cores: a step costs 0.4-1.8 us (median 0.83)
-#: where searches run long, so a search cut short takes about 10 ms (at most ~22), as under the 12 ms of processor
-#: time this replaces, and all 635 read as that clock read them on a quiet machine. The 1922 illustration at 2.2x
-#: reads 2 tiles fewer right below 9000 steps; the book's page49 (52 tiles), read by the leave-one-set-out reader that
-#: never saw it, needs 14000 (at 12000 it read 2 tiles fewer, tile F1 0.800 -> 0.764), so the budget leaves a margin
-#: over both: a search cut short takes about 13 ms.
+#: where searches run long; at 12000 steps (about 10 ms, at most ~22, as under the 12 ms of processor time this
+#: replaces) all 635 read as that clock read them on a quiet machine. The 1922 illustration at 2.2x reads 2 tiles
+#: fewer right below 9000 steps; the book's page49 (52 tiles), read by the leave-one-set-out reader that never saw it,
+#: needs 14000 (at 12000 it read 2 tiles fewer, tile F1 0.800 -> 0.764). 16000 leaves a margin over both: a search
+#: cut short takes about 13 ms (at most ~30).
 BUDGET_STEPS = 16_000
 
 _PLAYING = [CLASSES.index(c) for c in PLAYING_CODES]
