@@ -94,11 +94,16 @@ def tile_faces(crops: np.ndarray) -> np.ndarray:
     return _grey(crops)
 
 
-def _faces(grey: np.ndarray) -> np.ndarray:
-    """The face's centre of each (half-size) grey crop, zero-mean and unit-length, flattened."""
+def face_centres(grey: np.ndarray) -> np.ndarray:
+    """The centre of each grey face (``tile_faces``), ``FACE_MARGIN`` left off each side: what is compared and toned."""
     _, h, w = grey.shape
     dy, dx = round(h * FACE_MARGIN), round(w * FACE_MARGIN)
-    f = grey[:, dy:h - dy, dx:w - dx].reshape(len(grey), -1)
+    return grey[:, dy:h - dy, dx:w - dx]
+
+
+def _faces(grey: np.ndarray) -> np.ndarray:
+    """The face's centre of each grey face (``face_centres``), zero-mean and unit-length, flattened."""
+    f = face_centres(grey).reshape(len(grey), -1)
     f = f - f.mean(axis=1, keepdims=True)
     return np.asarray(f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6), np.float32)
 
@@ -231,9 +236,8 @@ class Examples:
         cls = np.array([CLASSES.index(c) for c in self.codes], np.int64)
         grey = self.grey_faces
         faces = np.concatenate([_faces(grey), _faces(np.ascontiguousarray(grey[:, ::-1, ::-1]))])
-        _, h, w = grey.shape
-        dy, dx = round(h * FACE_MARGIN), round(w * FACE_MARGIN)
-        return np.concatenate([cls, cls]), np.concatenate([self.embeddings, self.turned]), faces, (h - 2 * dy, w - 2 * dx)
+        _, h, w = face_centres(grey).shape
+        return np.concatenate([cls, cls]), np.concatenate([self.embeddings, self.turned]), faces, (h, w)
 
     @cached_property
     def _rows_by_code(self) -> tuple[np.ndarray, np.ndarray]:
@@ -318,7 +322,7 @@ class Examples:
         of their tones, each relative to the photo it came from (``tones.tones_of_groups``)."""
         cls = np.array([CLASSES.index(c) for c in self.codes], np.int64)
         groups = alike_groups(cls, self.embeddings, _faces(self.grey_faces)) if len(self) else ()
-        return groups, tones_of_groups(groups, cls, self.sources, tones(self.grey_faces)) if groups else ()
+        return groups, tones_of_groups(groups, cls, self.sources, tones(face_centres(self.grey_faces))) if groups else ()
 
     def read(self, crops: np.ndarray, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """The general reader's probabilities with the examples' evidence added (``evidence``, ``still_a_tile``), as
@@ -332,7 +336,7 @@ class Examples:
         groups, known = self.tones
         if known:
             likeliest = logits.argmax(axis=1)
-            logits += tone_evidence(groups, known, likeliest, tones(grey), len(CLASSES),
+            logits += tone_evidence(groups, known, likeliest, tones(face_centres(grey)), len(CLASSES),
                                     ~np.isin(likeliest, (NT_INDEX, XX_INDEX)))
         logits[probs <= 0] = -np.inf  # a code the general reader ruled out (a flower already given) stays out
         e = np.exp(logits - logits.max(axis=1, keepdims=True))

@@ -37,20 +37,17 @@ LEAST_SPREAD = 0.05
 KNOWN_EXAMPLES = 2
 #: Log odds per unit of log likelihood of the tile's tone under a code's examples' tones, against the group's best.
 WEIGHT = 3.0
-#: The share of a face's height and width left round its centre, as the examples' faces are compared.
-MARGIN = 0.15
 #: A face's ink is the mean of its darkest this share of pixels, and its light the pixel this far up from its darkest.
 INK_SHARE = 0.2
 LIGHT = 0.9
 
 
-def tones(grey: np.ndarray) -> np.ndarray:
-    """(N,) each grey face's ink contrast: its light less its ink (``LIGHT``, ``INK_SHARE``), over its light."""
-    if not len(grey):
+def tones(centres: np.ndarray) -> np.ndarray:
+    """(N,) the ink contrast of each grey face's centre (``examples.face_centres``): its light less its ink (``LIGHT``,
+    ``INK_SHARE``), over its light."""
+    if not len(centres):
         return np.zeros(0, np.float32)
-    _, h, w = grey.shape
-    dy, dx = round(h * MARGIN), round(w * MARGIN)
-    core = np.sort(grey[:, dy:h - dy, dx:w - dx].reshape(len(grey), -1), axis=1)
+    core = np.sort(centres.reshape(len(centres), -1), axis=1)
     light = core[:, int(core.shape[1] * LIGHT)]
     ink = core[:, : max(1, int(core.shape[1] * INK_SHARE))].mean(axis=1)
     return np.asarray((light - ink) / np.maximum(light, 1.0), np.float32)

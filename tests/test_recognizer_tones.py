@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from recognizer.examples import Examples
+from recognizer.examples import Examples, face_centres, tile_faces
 from recognizer.geometry import CROP_H, CROP_W
 from recognizer.labels import CLASSES
 from recognizer.tones import REFERENCE_TILES, alike_groups, relative, tones
@@ -70,15 +70,14 @@ def unsure_among_dragons(n: int) -> np.ndarray:
 
 
 def test_a_darker_ink_is_a_higher_tone_and_a_faded_photo_lowers_every_tone() -> None:
-    crisp = tones(photo(["RD", "GD", "WD", "1D"], 0.0)[0].mean(axis=3))
-    faded = tones(photo(["RD", "GD", "WD", "1D"], 0.5)[0].mean(axis=3))
+    crisp, faded = (tones(face_centres(tile_faces(photo(["RD", "GD", "WD", "1D"], w)[0]))) for w in (0.0, 0.5))
     assert crisp[0] > crisp[1] > crisp[2]
     assert (faded < crisp).all()
     assert faded[0] < crisp[1]  # a faded red dragon is lighter than a crisp green one: tone alone cannot say which
 
 
 def test_a_tone_is_read_against_the_photos_other_tiles_and_only_where_it_has_enough() -> None:
-    crisp, faded = (tones(photo(["RD", *SUITS], w)[0].mean(axis=3)) for w in (0.0, 0.5))
+    crisp, faded = (tones(face_centres(tile_faces(photo(["RD", *SUITS], w)[0]))) for w in (0.0, 0.5))
     in_crisp, in_faded = relative(crisp[:1], crisp[1:]), relative(faded[:1], faded[1:])
     assert in_crisp is not None and in_faded is not None
     assert in_crisp[0] == pytest.approx(in_faded[0], abs=0.05)
