@@ -21,6 +21,7 @@ from recognizer.geometry import (
     crop_turned,
     scaled,
     tilt_of,
+    to_grey,
     to_input,
     upright_boxes,
 )
@@ -400,7 +401,7 @@ def single_tile_box(rgb: np.ndarray) -> np.ndarray:
     The classifier saw each tile framed by its box grown ``CROP_CONTEXT`` times; a tight crop and the
     same crop on a plain mat must both come out framed that way, so the mat is trimmed off first.
     """
-    grey = rgb.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    grey = to_grey(rgb)
     h, w = grey.shape
     corner = float(np.median(np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])))
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
 from recognizer.errors import TileSetError
-from recognizer.geometry import CROP_H, CROP_W, size_factors
+from recognizer.geometry import CROP_H, CROP_W, size_factors, to_grey
 from recognizer.labels import CLASSES
 from recognizer.models import load_model
 from recognizer.tones import ToneOf, alike_groups, tone_evidence, tones, tones_of_groups
@@ -75,10 +75,6 @@ CODES_MATCHED = 6
 SOURCES = ("calibration", "corrected", "page")
 
 
-def _grey(crops: np.ndarray) -> np.ndarray:
-    return np.asarray(crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32))
-
-
 #: Faces are compared at this size (height, width) whatever the classifier's crop: 32x24 shows a face's marks, and
 #: sliding faces over tiles at the 160x120 crop's half size took 280 ms a photo against a few here.
 FACE_SIZE = (32, 24)
@@ -91,7 +87,7 @@ def tile_faces(crops: np.ndarray) -> np.ndarray:
         return np.zeros((0, *FACE_SIZE), np.float32)
     if crops.shape[1:3] != FACE_SIZE:
         crops = np.stack([cv2.resize(c, (FACE_SIZE[1], FACE_SIZE[0]), interpolation=cv2.INTER_AREA) for c in crops])
-    return _grey(crops)
+    return to_grey(crops)
 
 
 def face_centres(grey: np.ndarray) -> np.ndarray:

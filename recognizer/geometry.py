@@ -142,6 +142,15 @@ def crop_turned(image: np.ndarray, turned: tuple[float, float, float, float, flo
     return cv2.warpAffine(image, m, (out_w, out_h), flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
+#: The weights of red, green and blue in a pixel's grey (ITU-R 601 luma).
+LUMA = np.array([0.299, 0.587, 0.114], np.float32)
+
+
+def to_grey(rgb: np.ndarray) -> np.ndarray:
+    """float32 grey of uint8 RGB pixels (an image, or a stack of crops): every grey the recognizer compares."""
+    return np.asarray(rgb.astype(np.float32) @ LUMA)
+
+
 def to_input(images: np.ndarray) -> np.ndarray:
     """uint8 (N, H, W, 3) RGB -> float32 (N, 3, H, W) normalised network input, (rgb / 255 - MEAN) / STD.
 

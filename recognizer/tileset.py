@@ -50,7 +50,7 @@ from recognizer.examples import (
     read_corrected,
     save_meta,
 )
-from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile, scaled
+from recognizer.geometry import CROP_CONTEXT, CROP_H, CROP_W, crop_tile, scaled, to_grey
 from recognizer.image import load_photo, load_photo_sized
 from recognizer.labels import CLASSES
 from recognizer.models import load_model, models_dir
@@ -130,7 +130,7 @@ def builtin_tileset_dir() -> Path:
 def _features(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The top-left corner (where old sets print an index letter) as a zero-mean unit-norm grey template,
     and the grey level of the face centre relative to the photo's typical tile."""
-    grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    grey = to_grey(crops)
     n, h, w = grey.shape
     corner = np.stack([cv2.resize(g[: int(h * 0.35), : int(w * 0.45)], (12, 12), interpolation=cv2.INTER_AREA)
                        for g in grey]).reshape(n, -1)
@@ -202,7 +202,7 @@ def crops_of_context(rgb: np.ndarray, boxes: np.ndarray, context: float) -> np.n
 
 def _templates(crops: np.ndarray) -> np.ndarray:
     """The central part of each face in grey, to slide over a query crop a few pixels each way."""
-    grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+    grey = to_grey(crops)
     _, h, w = grey.shape
     dy, dx = round(h * 0.15), round(w * 0.15)
     return np.ascontiguousarray(grey[:, dy:h - dy, dx:w - dx])
@@ -264,7 +264,7 @@ class TileSet:
         otherwise the half-resolution match picks each crop's ``FINE_CODES`` likeliest faces and only those
         are matched again at full resolution (the rest score -1).
         """
-        grey = crops.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+        grey = to_grey(crops)
         rough = _slide_all(_halved(grey), self.half_faces)
         if coarse or not len(crops):
             return rough

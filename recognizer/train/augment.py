@@ -5,6 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from recognizer.geometry import LUMA
+
 
 def photometric(img: np.ndarray, rng: np.random.Generator, grey_p: float = 0.25, shuffle_p: float = 0.0) -> np.ndarray:
     """Random brightness, contrast, colour cast, faded colour, blur, noise and greyscale on a uint8 RGB image.
@@ -18,7 +20,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator, grey_p: float = 0.25,
     mean = x.mean()
     x = (x - mean) * rng.uniform(0.7, 1.3) + mean
     x = x * rng.uniform(0.88, 1.12, size=3)[None, None, :]
-    g = (x @ np.array([0.299, 0.587, 0.114], np.float32))[..., None]
+    g = (x @ LUMA)[..., None]
     if rng.random() < grey_p:
         x = np.repeat(g, 3, axis=2)
     elif rng.random() < 0.3:  # faded or dark inks: a set's green dragon may be printed nearly black
