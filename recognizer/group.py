@@ -61,6 +61,15 @@ class Group:
         object.__setattr__(self, "kind", GroupKind(self.kind))
 
 
+def in_the_hand(groups: list[Group], count: int) -> np.ndarray:
+    """Which of ``count`` boxes the groups count in the hand (not set aside)."""
+    counted = np.zeros(count, bool)
+    for g in groups:
+        if g.in_hand:
+            counted[list(g.members)] = True
+    return counted
+
+
 def row_frame(dets: Detections) -> tuple[np.ndarray, float]:
     """Tile centres turned so rows run along +x (and +y points down the photo), and the tile pitch.
 

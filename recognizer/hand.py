@@ -6,7 +6,7 @@ problems are reported, so the player can fix them on the page.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -117,16 +117,17 @@ class Laid:
 
 @dataclass(frozen=True)
 class Trace:
-    """For each part of the hand, the ids of the tiles it came from."""
+    """For each part of the hand, the ids of the tiles it came from; the winning tile's, and how the photo showed it."""
 
     concealed: tuple[int, ...] = ()
     melds: tuple[tuple[int, ...], ...] = ()
     bonus: tuple[int, ...] = ()
     winning_tile: int | None = None
+    winning_shown: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"concealed": list(self.concealed), "melds": [list(m) for m in self.melds], "bonus": list(self.bonus),
-                "winning_tile": self.winning_tile}
+                "winning_tile": self.winning_tile, **({"winning_shown": self.winning_shown} if self.winning_shown else {})}
 
 
 @dataclass(frozen=True)
@@ -201,18 +202,31 @@ def assemble(laid: list[Laid], *, winning_tile: Tile | None = None, **context: A
         concealed = [(t, i) for t, i in concealed if not t.is_face_down]
     hand = Hand.from_parts([t for t, _ in concealed + bonus], melds, winning_tile=winning[0] if winning else winning_tile,
                            winning_set=winning_set, **context)
-    trace = Trace(tuple(i for _, i in concealed), tuple(meld_ids), tuple(i for _, i in bonus), winning[1] if winning else None)
+    trace = Trace(tuple(i for _, i in concealed), tuple(meld_ids), tuple(i for _, i in bonus), winning[1] if winning else None,
+                  SET_APART if winning else "")
     return BuiltHand(hand, tuple(problems), trace)
 
 
-def read_hand(dets: Detections, groups: list[Group], **context: Any) -> BuiltHand:
+#: How the photo showed the winning tile, in the reader's words (``Trace.winning_shown``).
+SET_APART = "set apart from the hand"
+ARROW = "an arrow printed above it points at it"
+
+
+def read_hand(dets: Detections, groups: list[Group], *, marked: int | None = None, **context: Any) -> BuiltHand:
     """The hand the reader's groups make; not told how it was won, the reader takes a winning tile set apart
-    for a discard, and none for a win from the wall."""
+    for a discard, and none for a win from the wall. ``marked``: the tile of the hand an arrow points at
+    (``marks.winning_mark``), the winning tile where none is set apart."""
     laid = laid_out(dets, groups)
     won_by = context.pop("won_by", None)
+    apart = any(g.kind is GroupKind.WINNING for g in laid)
     if won_by is None:
-        won_by = WinMethod.DISCARD if any(g.kind is GroupKind.WINNING for g in laid) else WinMethod.WALL
-    return assemble(laid, won_by=WinMethod.parse(won_by) if isinstance(won_by, str) else won_by, **context)
+        won_by = WinMethod.DISCARD if apart else WinMethod.WALL
+    context["won_by"] = WinMethod.parse(won_by) if isinstance(won_by, str) else won_by
+    winning = Tile(CLASSES[int(dets.codes[marked])]) if marked is not None and not apart else None
+    if winning is None or winning.is_face_down:
+        return assemble(laid, **context)
+    built = assemble(laid, winning_tile=winning, **context)
+    return replace(built, trace=replace(built.trace, winning_tile=marked, winning_shown=ARROW))
 
 
 def build_hand(dets: Detections, groups: list[Group], **context: Any) -> tuple[Hand, list[str]]:

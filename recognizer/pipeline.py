@@ -13,10 +13,12 @@ from recognizer.blas import one_blas_thread
 from recognizer.classify import classify, cut_by_the_frame
 from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
 from recognizer.detect import looks, other_looks
+from recognizer.group import in_the_hand
 from recognizer.hand import Recognition, read_hand
 from recognizer.hand_rows import group_the_hand
 from recognizer.image import load_photo, load_photo_sized
 from recognizer.level import as_the_faces_match, read_level
+from recognizer.marks import winning_mark
 from recognizer.numbering import corners, photo_order
 from recognizer.tileset import Suggestion, TileSet, load_tileset, suggest_tileset
 from scoring.rulesets import get_rule_set
@@ -77,7 +79,7 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES
     dets, groups, decoding = read_the_hand(dets, groups, shapes, bonus_faces or BONUS_CODES, _numbered(dets.boxes, levelled))
     lap("decode")
-    built = read_hand(dets, groups, **context)
+    built = read_hand(dets, groups, marked=winning_mark(rgb, dets.boxes, in_the_hand(groups, len(dets))), **context)
     problems = notes + (list(decoding.notes) if decoding else []) + [str(p) for p in built.problems] + built.hand.problems()
     if levelled is not None:
         dets = dets.with_(boxes=levelled.to_photo(dets.boxes))

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from recognizer.detections import UNSURE_BELOW
 from recognizer.group import Group, GroupKind
-from recognizer.hand import Laid, LayoutProblem, Trouble, assemble
+from recognizer.hand import SET_APART, Laid, LayoutProblem, Trouble, assemble
 from recognizer.labels import CLASSES
 from recognizer.numbering import corners, photo_order
 from recognizer.reread import HandTile, guesses_of, reread
@@ -135,7 +135,9 @@ class Review:
     flags: frozenset[str] = frozenset()
     corrections: tuple[Correction, ...] = ()
     recognised: dict[str, Any] | None = field(default=None, compare=False)
-    winning_from_reader: bool = False
+    #: How the photo showed the reader the winning tile ("set apart from the hand", an arrow above it); empty once the
+    #: player chose it, or when the reader did not.
+    winning_from_reader: str = ""
 
     @classmethod
     def from_recognition(cls, recognition: Recognition, drawn_size: tuple[int, int] | None = None) -> Review:
@@ -292,7 +294,8 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
     Every box is kept, so the player sees all the reader found: tiles of groups the reader took
     for no part of the hand (another player's rack, a caption's letters) are set aside, one tap
     from being counted. A group of kind ``winning`` marks the winning tile (kept only when the
-    reader was sure of it). Tiles laid out together as no set the reader knows (kind ``other``) stay a set, as the
+    reader was sure of it), and so does the record's ``hand.trace.winning_tile`` where the photo showed it otherwise (an
+    arrow printed above it). Tiles laid out together as no set the reader knows (kind ``other``) stay a set, as the
     recogniser's hand builder takes them: two of them beside the winning tile are the set it completed, any
     other the player sorts. A reading the decoder made is read again as one hand (:func:`read_again`), so a tile it
     gave another face than the reader's best guess says why.
@@ -300,21 +303,24 @@ def from_reading(tiles: Sequence[ReadTile], groups: Sequence[Group], recognised:
     in_hand: set[int] = set()
     sets: list[list[int]] = []
     concealed_sets: list[int] = []
-    winning: int | None = None
+    trace = ((recognised or {}).get("hand") or {}).get("trace") or {}
+    winning = trace.get("winning_tile") if isinstance(trace.get("winning_tile"), int) else None
+    shown = str(trace.get("winning_shown") or SET_APART)
     for g in groups:
         if not g.in_hand:
             continue
         in_hand.update(g.members)
         if g.kind in (GroupKind.CONCEALED, GroupKind.BONUS, GroupKind.WINNING):
             if g.kind is GroupKind.WINNING and g.members:
-                winning = g.members[0]
+                winning, shown = g.members[0], SET_APART
             continue
         if g.concealed:
             concealed_sets.append(len(sets))
         sets.append(list(g.members))
     why = {k: g.aside for g in groups if g.aside for k in g.members}
     placed = [replace(t, in_hand=i in in_hand or not groups, aside=why.get(i, "")) for i, t in enumerate(tiles)]
-    review = from_detections(placed, sets, concealed_sets, winning_index=winning, recognised=recognised, turned=turned)
+    review = from_detections(placed, sets, concealed_sets, winning_index=winning if winning in in_hand else None,
+                             winning_shown=shown, recognised=recognised, turned=turned)
     # A reading the decoder made is read again by the tiles' numbers, as after every correction, so a tile it moved is
     # marked with why; a record saved before the decoder is shown as it was saved.
     return read_again(review) if (recognised or {}).get("decoded") else review
@@ -326,6 +332,7 @@ def from_detections(
     concealed_groups: Iterable[int] = (),
     *,
     winning_index: int | None = None,
+    winning_shown: str = SET_APART,
     recognised: dict[str, Any] | None = None,
     turned: float = 0.0,
 ) -> Review:
@@ -334,6 +341,7 @@ def from_detections(
     ``detections`` are :class:`ReadTile` (or dicts of its fields); ``groups`` lists the detection
     indices of each declared set and ``concealed_groups`` the positions of concealed ones; the tiles
     are numbered in the order the photo reads (``photo_order``, ``turned`` as the reader turned it).
+    ``winning_index``: the box the reader took for the winning tile, shown so in the photo as ``winning_shown`` says.
     """
     read = [ReadTile.of(d) for d in detections]
     order = photo_order([d.box for d in read], turned)
@@ -369,7 +377,7 @@ def from_detections(
     if winning_index is not None and winning_index in new_id:
         winner_id = new_id[winning_index]
         if any(t.id == winner_id and t.in_hand and (t.confidence or 0.0) >= LOW_CONFIDENCE for t in tiles):
-            review = replace(review, winning_tile=winner_id, winning_from_reader=True)
+            review = replace(review, winning_tile=winner_id, winning_from_reader=winning_shown)
     return review
 
 
@@ -613,8 +621,8 @@ def set_winning_tile(review: Review, tile_id: int | None) -> Review:
     if tile_id is not None and not review.tile(tile_id).in_hand:
         raise PungChowError(f"tile #{tile_id} is not in this hand: bring it into the hand first")
     if review.winning_tile == tile_id:
-        return replace(review, winning_from_reader=False) if review.winning_from_reader else review
-    return replace(review, winning_tile=tile_id, winning_from_reader=False,
+        return replace(review, winning_from_reader="") if review.winning_from_reader else review
+    return replace(review, winning_tile=tile_id, winning_from_reader="",
                    corrections=_log(review, "winning-tile", tile=tile_id))
 
 

@@ -454,7 +454,8 @@ def edit_sets(slot: Slot, review: rv.Review) -> None:
 
 
 def winning_tile(slot: Slot, review: rv.Review, *, disabled: bool = False) -> None:
-    """Which tile completed the hand; a tile the reader set apart is marked, and the page says so."""
+    """Which tile completed the hand; a tile the photo showed as the winning one (set apart, an arrow above it) is
+    marked, and the page says how it was shown."""
     ids: list[int | None] = [None] + [t.id for t in sorted(review.hand_tiles, key=lambda t: t.id)]
     current = review.winning_tile if review.winning_tile in ids else None
 
@@ -464,8 +465,8 @@ def winning_tile(slot: Slot, review: rv.Review, *, disabled: bool = False) -> No
     st.selectbox("Winning tile", ids, index=ids.index(current), key=slot.key("winning", current), on_change=chosen,
                  format_func=lambda i: "not marked" if i is None else review.tile(i).label, disabled=disabled)
     if review.winning_from_reader and current is not None:
-        st.caption(f"The reader took #{current} {review.tile(current).code}, set apart from the hand, for the winning tile: "
-                   "change it if another tile completed the hand.")
+        st.caption(f"The reader took #{current} {review.tile(current).code}, {review.winning_from_reader}, for the winning "
+                   "tile: change it if another tile completed the hand.")
     elif not disabled and current is None:
         st.caption("Mark the winning tile (here, or *Winning tile* beside a picked tile): some rules score the place it filled.")
 
