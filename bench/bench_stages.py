@@ -7,7 +7,8 @@
 Every labelled tile is followed through the steps ``recognizer.pipeline`` takes, and charged to the first one that
 loses it (a box with IoU >= 0.5 round it counts as keeping it):
 
-- ``not proposed``: no heat-map peak round it at any look from 192 to 800 px, threshold 0.05;
+- ``not proposed``: no heat-map peak round it at any look from 192 to 800 px, threshold 0.05, on the photo or (a printed
+  page) on the photo with its paper painted as a table (``detect.paper_painted``);
 - ``scale``: peaks round it at some look, none at the looks the photo is read at (``detect.looks``);
 - ``threshold``: peaks there, all under ``detect.SCORE_THRESHOLD``;
 - ``overlap``: above it, but dropped by the overlap step or as not tile-like (``detect.Looks.merged``);
@@ -39,7 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from recognizer.classify import NT_INDEX, classify
-from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks, other_looks
+from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks, other_looks, paper_painted
 from recognizer.detections import Detections
 from recognizer.hand_rows import group_the_hand
 from recognizer.image import load_photo_sized
@@ -141,12 +142,15 @@ def follow(photo: Labelled, tileset: TileSet | None, model: Model) -> Followed:
     def charge(stage: str, still: np.ndarray) -> None:
         lost[(lost == "") & ~still] = stage
 
-    charge("not proposed", np.any([kept(peaks(rgb, model, side, PROPOSED), truth) for side in ANY_LOOK], axis=0))
+    page = paper_painted(rgb)
+    views = [rgb] if page is None else [rgb, page]  # a printed page is looked at again with its paper painted as a table
+    charge("not proposed", np.any([kept(peaks(v, model, side, PROPOSED), truth) for v in views for side in ANY_LOOK], axis=0))
     read_at = looks(rgb, model)
     found = read_at.merged()
     joined = kept(found.boxes, truth)  # a tile boxed from its two halves has no one peak round it, and is not lost
-    charge("scale", joined | np.any([kept(peaks(rgb, model, side, PROPOSED), truth) for side in read_at.found], axis=0))
-    charge("threshold", joined | np.any([kept(peaks(rgb, model, side, SCORE_THRESHOLD), truth) for side in read_at.found], axis=0))
+    charge("scale", joined | np.any([kept(peaks(v, model, side, PROPOSED), truth) for v in views for side in read_at.found], axis=0))
+    charge("threshold", joined | np.any([kept(peaks(v, model, side, SCORE_THRESHOLD), truth) for v in views for side in read_at.found],
+                                        axis=0))
     charge("overlap", joined)
     image, dets, levelled = read_level(rgb, found, seen=read_at)
     if tileset is not None:

@@ -13,11 +13,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from recognizer.geometry import scaled, to_grey
+from recognizer.geometry import paper_grey, scaled, to_grey
 
-#: Paper is flat: at least this share of the photo is within ``FLAT`` greys of its lightest tenth (a printed page's
-#: photos 0.37-0.91; a hand on a table 0.10-0.20: no arrow is looked for there).
-PAPER, FLAT = 0.35, 10
 #: Ink is at least this much darker than the paper (the 90th percentile grey of the region round the tiles).
 INK = 60
 #: A stroke is upright ink at least this share of a tile's height tall (the opening that keeps only such strokes).
@@ -54,9 +51,8 @@ def winning_mark(rgb: np.ndarray, boxes: np.ndarray, in_hand: np.ndarray) -> int
     y1 = int(min(rgb.shape[0], (boxes[hand, 1] + boxes[hand, 3]).max()))
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
-    sample = to_grey(rgb[y0:y1:4, x0:x1:4])
-    paper = float(np.percentile(sample, 90))
-    if np.mean(sample >= paper - FLAT) < PAPER:
+    paper = paper_grey(rgb[y0:y1, x0:x1])
+    if paper is None:  # no page round the tiles: a hand on a table has no printed arrow
         return None
     ink = (to_grey(rgb[y0:y1, x0:x1]) < paper - INK).astype(np.uint8)
     local = boxes - np.array([x0, y0, 0, 0], np.float32)

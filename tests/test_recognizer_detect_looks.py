@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from pungchow_data.faces import SHARED_DIR
-from recognizer.detect import Looks, detect, iou_matrix, size_likeness, tile_size
+from recognizer.detect import TABLE_PAINT, Looks, detect, in_a_row_with, iou_matrix, paper_painted, size_likeness, tile_size
 from recognizer.detections import Detections
 from recognizer.image import load_photo_sized
 
@@ -175,6 +175,40 @@ def test_a_1922_prints_tiles_whose_characters_are_boxed_apart_are_boxed_whole(na
     found, truth = book_photo(name)
     boxed = iou_matrix(found.boxes, truth).max(axis=0) >= 0.5
     assert boxed.sum() >= at_least, f"{int(boxed.sum())} of {len(truth)} tiles boxed"
+
+
+def test_a_tile_beside_the_row_is_in_it_and_a_caption_above_or_far_off_is_not() -> None:
+    """The row's tiles are 36 by 50: a tile a gap to the right of it lies in the row; a caption line above it, a box
+    of half the height beside it and a tile three widths off do not."""
+    candidates = np.array([[225, 102, 36, 50], [140, 40, 36, 50], [225, 112, 18, 25], [320, 100, 36, 50]], np.float32)
+    assert in_a_row_with(candidates, ROW).tolist() == [True, False, False, False]
+    assert not in_a_row_with(candidates, ROW[:0]).any()
+
+
+def test_a_page_s_bare_paper_is_painted_as_a_table_and_its_tiles_keep_their_colours() -> None:
+    """A white page with two light grey tiles (one holding a white spot inside its edge): the paper joined to the
+    page's edge is painted, the tiles and the spot are not; a photo of a green table is no page."""
+    page = np.full((200, 300, 3), 252, np.uint8)
+    for x in (40, 120):
+        page[50:150, x:x + 70] = 232
+    page[90:110, 60:80] = 252  # white inside the tile's face: not the page's paper
+    painted = paper_painted(page)
+    assert painted is not None
+    assert tuple(painted[10, 10]) == TABLE_PAINT and tuple(painted[100, 115]) == TABLE_PAINT  # round and between tiles
+    assert tuple(painted[60, 50]) == (232, 232, 232) and tuple(painted[100, 70]) == (252, 252, 252)
+    table = np.zeros((200, 300, 3), np.uint8)
+    table[:] = (40, 110, 60)
+    table[50:150, 40:110] = 230
+    assert paper_painted(table) is None
+
+
+def test_harr_example_10_s_white_pair_on_white_paper_is_boxed() -> None:
+    """Example 10: the 二万 pair drawn from the loose tiles lies apart on white paper, beside four kongs. Light tiles on
+    white paper were never proposed (16 of 18 boxed); with the page painted as a table they are, and nothing else."""
+    found, truth = book_photo("example_10")
+    boxed = iou_matrix(found.boxes, truth).max(axis=0) >= 0.5
+    assert boxed.all(), f"{int((~boxed).sum())} of {len(truth)} tiles not boxed"
+    assert (iou_matrix(found.boxes, truth).max(axis=1) >= 0.5).all(), "a box round no tile"
 
 
 def book_photo(name: str) -> tuple[Detections, np.ndarray]:

@@ -140,3 +140,18 @@ def test_harr_example_3_the_drawn_red_dragon_fills_the_pair_and_scores_52() -> N
     assert score_hand(hand, "harr-1922").total == 52
     untapped = rv.set_winning_tile(review, None)
     assert score_hand(rv.to_hand(untapped)[0], "harr-1922").total == 50  # type: ignore[arg-type]
+
+
+def test_harr_example_10_read_from_the_photo_scores_496_with_no_tile_corrected() -> None:
+    """Example 10: the 二万 pair, drawn from the loose tiles as the caption's arrow shows, beside four kongs (the 1B
+    kong concealed). Its light tiles on white paper are boxed (``detect.paper_painted``), the arrow gives the winning
+    tile, and told only how it was won, the page scores the photographed hand: 496."""
+    label = BOOK / "labels" / "example_10.json"
+    if not label.is_file():
+        pytest.skip("the 1922 book photos are not in ../shared/realdev/book-1922 beside the repository (or PUNGCHOW_SHARED_DIR)")
+    result = recognize(BOOK / "photos" / "example_10.jpg", "pungchow-1922", "harr-1922")
+    review = rv.set_circumstances(rv.Review.from_recognition(result), won_by="loose-tile", seat_wind="E", prevailing_wind="E")
+    hand, problems = rv.to_hand(review)
+    assert hand is not None and not problems, problems
+    assert review.winning_from_reader == ARROW
+    assert score_hand(hand, "harr-1922").total == 496
