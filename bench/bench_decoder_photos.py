@@ -15,6 +15,12 @@ and winning tile scored the same way. ``scored_right_winning_tapped`` also lets 
 reader marked none (one tap, no face changed). The book's printed total (after the errata) is printed beside it, and
 ``scored_as_printed`` counts against that: Example 6 prints 640 where its photographed hand scores 624
 (``docs/rules-notes/harr-1922.md``). The photos are read from ``../shared``; without it the bench says so and stops.
+
+The shipped reader was trained on these photos' tiles. ``--folds DIR`` (``fold0.onnx`` ... ``fold5.onnx``, as
+``bench/bench_real.py --folds`` takes them) reads each photo with the leave-one-set-out classifier that never saw it
+(``bench_real.Models``, ``book_folds``): the figure the hidden photos are nearer to.
+
+    python bench/bench_decoder_photos.py --folds artifacts/folds4
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ import tomllib
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
 
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_real import HK_SETS, Models, book_folds  # noqa: E402
 from recognizer.hand import Recognition  # noqa: E402
 from recognizer.pipeline import recognize  # noqa: E402
 
@@ -67,12 +76,13 @@ def searched(res: Recognition) -> str:
     return f"decoded in {d.steps} steps{'' if d.complete else ' (cut short)'}, {d.ms:.1f} ms"
 
 
-def hk_photos() -> dict[str, float]:
+def hk_photos(models: Models) -> dict[str, float]:
     labels = json.loads((REALDEV / "hk-sets" / "photos.json").read_text())
     right = {"decoder": 0, "own": 0}
     total = 0
     for name, photo in sorted(labels.items()):
         path = REALDEV / "hk-sets" / "photos" / name
+        models.use(HK_SETS.index(name.split("-")[0]))
         res = recognize(path)
         w, h = res.own_size
         boxes = res.boxes_at(w, h)
@@ -90,7 +100,7 @@ def hk_photos() -> dict[str, float]:
     return {"labelled_tiles": total, **{k: round(v / total, 4) for k, v in right.items()}}
 
 
-def book_photos() -> dict[str, object]:
+def book_photos(models: Models) -> dict[str, object]:
     folder = REALDEV / "book-1922"
     hands = {"decoder": 0, "own": 0}
     tiles = {"decoder": 0, "own": 0}
@@ -100,6 +110,7 @@ def book_photos() -> dict[str, object]:
     for label_path in sorted((folder / "labels").glob("example_*.json")):
         label = json.loads(label_path.read_text())
         want = Counter(code for row in label["rows"] for code in row["tiles"])
+        models.use(book_folds()[label_path.stem])
         res = recognize(folder / "photos" / label["image"], "pungchow-1922", "harr-1922")
         in_hand = {k for g in res.groups if g.in_hand for k in g.members}
         decoded, own = both_readings(res)
@@ -192,6 +203,7 @@ def main() -> int:
     ap.add_argument("--hk", action="store_true", help="only the HK set photos")
     ap.add_argument("--book", action="store_true", help="only the 1922 book photos")
     ap.add_argument("--likeness", type=float, default=None, help="the likeness pull's weight (default: the product's; 0: off)")
+    ap.add_argument("--folds", type=Path, default=None, help="read each photo with the leave-one-set-out classifier that never saw it")
     args = ap.parse_args()
     if args.likeness is not None:
         import recognizer.likeness
@@ -200,11 +212,15 @@ def main() -> int:
     if not REALDEV.is_dir():
         print(f"skipped: the real dev photos are not here ({REALDEV}); the bench reads them from ../shared beside the clone")
         return 0
-    report: dict[str, object] = {}
-    if not args.book:
-        report["hk_photos"] = hk_photos()
-    if not args.hk:
-        report["book_photos"] = book_photos()
+    report: dict[str, object] = {"reader": f"held out ({args.folds})" if args.folds else "shipped"}
+    models = Models(args.folds)
+    try:
+        if not args.book:
+            report["hk_photos"] = hk_photos(models)
+        if not args.hk:
+            report["book_photos"] = book_photos(models)
+    finally:
+        models.close()
     print(json.dumps(report, indent=2))
     return 0
 
