@@ -41,6 +41,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_real import HK_SETS, Models, book_folds  # noqa: E402
+
 from recognizer.hand import Recognition  # noqa: E402
 from recognizer.pipeline import recognize  # noqa: E402
 
