@@ -66,7 +66,10 @@ def _print_recognition(res: Recognition, as_json: bool, *, won_by_given: bool = 
             print(f"  read as a hand: tile #{numbers[change.tile]}: {change.was} -> {change.now}, {change.why}")
         if decoding.runner_up is not None:
             print(f"  runner-up reading: {decoding.runner_up} ({decoding.runner_up.to_json()['times_less_likely']:g} times less likely)")
-    print(f"hand: {res.hand}" + (f"  winning tile {res.hand.winning_tile}" if res.hand.winning_tile else ""))
+    winning = f"  winning tile {res.hand.winning_tile}" if res.hand.winning_tile else ""
+    if winning and res.trace is not None and res.trace.winning_tile is not None and res.trace.winning_shown:
+        winning += f" (#{numbers[res.trace.winning_tile]}, {res.trace.winning_shown})"
+    print(f"hand: {res.hand}{winning}")
     for p in res.problems:
         print(f"  problem: {p}")
 

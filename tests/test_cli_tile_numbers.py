@@ -80,3 +80,15 @@ def test_score_takes_the_hand_of_a_recognitions_json(capsys: pytest.CaptureFixtu
     record.write_text(json.dumps(data))
     assert main(["score", str(record), "--rules", "harr-1922"]) == 2
     assert "holds no hand" in capsys.readouterr().err
+
+
+def test_the_text_says_which_tile_won_and_how_the_photo_showed_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sample's 9B lies apart from the hand: the hand line names it by its overlay number and says it lay apart,
+    the number the record's trace gives it."""
+    data = recognised(capsys)
+    winner = data["hand"]["trace"]["winning_tile"]
+    assert data["hand"]["trace"]["winning_shown"] == "set apart from the hand"
+    tile = next(t for t in data["tiles"] if t["index"] == winner)
+    assert main(["recognize", str(SAMPLE_PHOTO)]) == 0
+    hand_line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("hand:"))
+    assert f"winning tile {tile['code']} (#{tile['number']}, set apart from the hand)" in hand_line, hand_line
