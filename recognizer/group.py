@@ -190,7 +190,8 @@ def face_down_only_at_kong_ends(dets: Detections) -> Detections:
     """A tile lies face down at the ends of a concealed kong or among other backs: re-read a lone one in a row of three or more.
 
     A blank white dragon and a tile back look alike to the classifier; where the table says a
-    face-down tile cannot be, take the best face among its top-3, and where a kong's other end is
+    face-down tile cannot be, take the best face among its top-3 (unless "not a tile" is likelier: it stays a back,
+    and ``hand_rows.bare_table`` takes it for the table between two sets), and where a kong's other end is
     face down, prefer face-down for this end if it is among the top-3. The two face-up tiles of a
     concealed kong are one face: read apart, one of them unsurely, both take the face their top-3s
     share that is likeliest for the pair (``one_face_for_a_kong``), each keeping its own chance of it,
@@ -213,7 +214,8 @@ def face_down_only_at_kong_ends(dets: Detections) -> Detections:
                 codes[k] = xx
             elif k not in kong_ends and k not in backs and codes[k] == xx and len(run) >= 3:
                 faces = [(c, p) for c, p in zip(dets.top3[k], dets.top3_p[k]) if c not in (xx, nt) and c >= 0]
-                if faces:
+                table = max((p for c, p in zip(dets.top3[k], dets.top3_p[k]) if c == nt), default=0.0)
+                if faces and faces[0][1] > table:  # else no face: a patch of table, read as a back (``hand_rows``)
                     codes[k] = faces[0][0]
         s = 0
         while s < len(run) - 3:

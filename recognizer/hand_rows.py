@@ -29,6 +29,8 @@ from scoring.errors import PungChowError
 from scoring.melds import Meld
 from scoring.tiles import BONUS_CODES, Tile
 
+#: A back in no kong is bare table only when the detector is less sure of it than this (its sure tiles: 0.5 and more).
+TABLE_UNSURE = 0.5
 #: Why a box was set aside, as the page and ``--json`` say it.
 NOT_IN_THE_ROWS = "not in the hand's rows"
 #: A photo of this many boxes or fewer is a close-up: every box is the hand's.
@@ -251,26 +253,52 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
 
 @dataclass(frozen=True)
 class SetAside:
-    """The boxes the hand's rows left out (indices into the grouped detections), and why."""
+    """The boxes the hand's rows left out (indices into the grouped detections), and why; and how many boxes were
+    bare table between two sets (``bare_table``), no longer in the reading."""
 
     tiles: tuple[int, ...]
     why: str = NOT_IN_THE_ROWS
+    table: int = 0
 
     def note(self, numbers: Sequence[str]) -> list[str]:
-        """The reading's note naming them as the player sees them numbered; none when nothing was set aside."""
+        """The reading's notes: the boxes set aside, named as the player sees them numbered, and the table dropped."""
+        notes = [f"{self.table} box(es) between two sets read as a tile's back, in no kong and likelier bare table than any "
+                 "face, are not counted: add the tile there if one lies face down"] if self.table else []
         if not self.tiles:
-            return []
+            return notes
         named = ", ".join(numbers[k] for k in self.tiles[:NAMED])
         named += f" and {len(self.tiles) - NAMED} more" if len(self.tiles) > NAMED else ""
-        return [f"{len(self.tiles)} box(es) set aside: {self.why} ({named}); count any that is a tile of this hand back in"]
+        return [*notes, f"{len(self.tiles)} box(es) set aside: {self.why} ({named}); count any that is a tile of this hand back in"]
+
+
+def bare_table(dets: Detections, groups: Sequence[Group]) -> np.ndarray:
+    """Which boxes of the hand are bare table: read as a back where no back can lie (in no kong, alone), the detector
+    unsure of them (``TABLE_UNSURE``) and the reader's "not a tile" likelier than any face it names. A brown table's
+    tile-wide gap between two sets looks like a tile's back (0.9), and taken for the best face it named instead
+    (a flower at 0.003) it became a tile of the hand."""
+    table = np.zeros(len(dets), bool)
+    for g in groups:
+        if not g.in_hand or g.kind is GroupKind.KONG:
+            continue
+        for k in g.members:
+            chances = dict(zip(dets.top3[k].tolist(), dets.top3_p[k].tolist()))
+            face = max((p for c, p in chances.items() if c not in (XX_INDEX, NT_INDEX) and c >= 0), default=0.0)
+            table[k] = dets.codes[k] == XX_INDEX and dets.scores[k] < TABLE_UNSURE and chances.get(NT_INDEX, 0.0) >= face
+    return table
 
 
 def group_the_hand(dets: Detections, frame: tuple[int, int] | None = None) -> tuple[Detections, list[Group], SetAside]:
     """Group the tiles of the hand's rows as :func:`recognizer.group.group` does, and set every other box aside in one
-    last group (``in_hand=False``, its ``aside`` saying why); the boxes keep their order. ``frame``: the photo's
-    (height, width), as read."""
+    last group (``in_hand=False``, its ``aside`` saying why); the boxes keep their order, but for bare table read as a
+    back (``bare_table``), which leaves the reading. ``frame``: the photo's (height, width), as read."""
     aside = SetAside(tuple(int(k) for k in hand_rows(dets, frame).aside))
     grouped, groups = group_apart(dets, aside.tiles)
+    table = bare_table(grouped, groups)
+    if not table.any():
+        return grouped, groups, aside
+    kept = np.flatnonzero(~table)  # the rows stay as found: only the table leaves them
+    aside = SetAside(tuple(int(k) for k in np.flatnonzero(np.isin(kept, aside.tiles))), aside.why, int(table.sum()))
+    grouped, groups = group_apart(dets[kept], aside.tiles)
     return grouped, groups, aside
 
 

@@ -166,3 +166,41 @@ def test_the_page_names_the_boxes_set_aside_and_one_tap_counts_one_back_in() -> 
         back = set_in_hand(review, apart[0].id, True)
         assert back.tile(apart[0].id).in_hand and back.tile(apart[0].id).aside == ""
         assert len(back.hand_tiles) == len(review.hand_tiles) + 1
+
+
+def a_gap_read_as_a_back(row: Detections, at: int, *, detector: float, face: float) -> Detections:
+    """``row`` with box ``at`` read as a tile's back (0.9), "not a tile" 0.03 and its best face (3F) at ``face``, the
+    detector ``detector`` sure of it: a tile-wide patch of brown table between two sets, as drawn scene 3402 shows."""
+    probs = row.probs.copy()  # type: ignore[union-attr]
+    probs[at] = 0.0
+    probs[at, CLASSES.index("XX")], probs[at, CLASSES.index("NT")], probs[at, CLASSES.index("3F")] = 0.9, 0.03, face
+    top3 = np.argsort(-probs, axis=1)[:, :3]
+    codes, scores = row.codes.copy(), row.scores.copy()
+    codes[at], scores[at] = CLASSES.index("XX"), detector
+    return row.with_(codes=codes, scores=scores, confidence=probs[np.arange(len(row)), codes], top3=top3,
+                     top3_p=np.take_along_axis(probs, top3, 1), probs=probs)
+
+
+LAID = ["5C", "5C", "5C", "7D", "8D", "9D", "XX", "3D", "4D", "5D", "2B", "2B", "2B", "6B", "6B"]
+GAP = LAID.index("XX")
+
+
+def test_a_patch_of_table_between_two_sets_read_as_a_back_is_not_a_tile_of_the_hand() -> None:
+    """Fourteen tiles in a row and, between the 7D 8D 9D chow and the 3D 4D 5D chow, a gap the width of a tile that the
+    detector is unsure of (0.4) and the reader takes for a back (0.9), no face likelier than "not a tile": it leaves
+    the reading, and the note says so. Before, it was read as its best face, a flower at 0.003, counted in the hand."""
+    row = read_as(a_row(LAID, 20, 60), LAID)
+    grouped, groups, aside = group_the_hand(a_gap_read_as_a_back(row, GAP, detector=0.4, face=0.003), (400, 800))
+    assert len(grouped) == len(LAID) - 1 and "XX" not in [CLASSES[int(c)] for c in grouped.codes]
+    assert sum(len(g.members) for g in groups if g.in_hand) == 14
+    assert aside.table == 1 and "not counted" in aside.note([f"#{k}" for k in range(len(grouped))])[0]
+
+
+@pytest.mark.parametrize(("detector", "face", "read"), [(0.8, 0.003, "XX"), (0.4, 0.05, "3F")])
+def test_a_back_the_detector_is_sure_of_or_with_a_likelier_face_stays_a_tile(detector: float, face: float, read: str) -> None:
+    """The same box, but the detector sure of it (a tile lying face down, which the player must turn), or its best
+    face likelier than "not a tile" (a blank white dragon reads as a back as readily): it stays in the reading."""
+    row = read_as(a_row(LAID, 20, 60), LAID)
+    grouped, _, aside = group_the_hand(a_gap_read_as_a_back(row, GAP, detector=detector, face=face), (400, 800))
+    assert len(grouped) == len(LAID) and aside.table == 0
+    assert CLASSES[int(grouped.codes[GAP])] == read
