@@ -25,8 +25,9 @@ SHORTEST, LONGEST = 0.2, 1.2
 SHAFT, SHAFT_PX = 0.05, 1.5
 #: The head reaches at least this far on both sides of the shaft, in tile widths, and this many times the shaft.
 HEAD, HEAD_TO_SHAFT = 0.06, 2.5
-#: The arrow's tip is at most this share of the tile's height above the tile it points at.
-NEAR = 0.35
+#: The arrow's tip is at most this share of the photo's tile height above the box of the tile it points at (a box
+#: round only a tile's picture starts lower than the tile).
+NEAR = 0.5
 #: The arrow points at the tile's middle: its shaft at most this share of the tile's width off the tile's centre.
 CENTRED = 0.25
 #: A tile's box is trusted to this share of its size about its centre: a box drawn a little tall may cover the tip.
@@ -89,7 +90,7 @@ def _pointed_at(pieces: np.ndarray, stroke: np.ndarray, boxes: np.ndarray, tile_
     if len(below) == 0:
         return None
     k = int(below[np.argmin(ys[below])])
-    if ys[k] - bottom > (NEAR + STROKE) * hs[k]:
+    if ys[k] - bottom > (NEAR + STROKE) * tile_h:
         return None
     reach = round(tile_w / 3)
     left, right = max(0, round(centre) - reach), min(pieces.shape[1], round(centre) + reach + 1)
@@ -99,7 +100,7 @@ def _pointed_at(pieces: np.ndarray, stroke: np.ndarray, boxes: np.ndarray, tile_
     column = arrow[:, max(0, mid - 2):mid + 3].any(axis=1)
     length = int(np.argmin(column)) if not column.all() else len(column)
     tip = top + length
-    if length < SHORTEST * tile_h or not -(1 - TRUSTED) * hs[k] <= ys[k] - tip <= NEAR * hs[k]:
+    if length < SHORTEST * tile_h or not -(1 - TRUSTED) * hs[k] <= ys[k] - tip <= NEAR * tile_h:
         return None
     rows = arrow[:length]
     inked = rows.any(axis=1)

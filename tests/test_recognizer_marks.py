@@ -13,13 +13,17 @@ import json
 import cv2
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from pungchow_data.faces import SHARED_DIR
 from recognizer.hand import ARROW
 from recognizer.marks import winning_mark
 from recognizer.pipeline import recognize
 from scoring.rulesets import score_hand
+from tests.test_webapp_app import app
 from webapp import review as rv
+
+__all__ = ["app"]  # the page fixture, shared with the page's own tests
 
 BOOK = SHARED_DIR / "realdev" / "book-1922"
 PAPER, FACE, INK = 250, 228, 30
@@ -155,3 +159,16 @@ def test_harr_example_10_read_from_the_photo_scores_496_with_no_tile_corrected()
     assert hand is not None and not problems, problems
     assert review.winning_from_reader == ARROW
     assert score_hand(hand, "harr-1922").total == 496
+
+
+def test_the_page_says_the_arrow_showed_the_winning_tile(app: AppTest) -> None:
+    """Harr's example 3 uploaded to the page: the winning tile is marked, and the page says an arrow showed it."""
+    photo = BOOK / "photos" / "example_3.jpg"
+    if not photo.is_file():
+        pytest.skip("the 1922 book photos are not in ../shared/realdev/book-1922 beside the repository (or PUNGCHOW_SHARED_DIR)")
+    app.file_uploader(key="w_upload").set_value((photo.name, photo.read_bytes(), "image/jpeg")).run()
+    assert not app.exception
+    review = app.session_state["review"]
+    assert review.winning_tile is not None and review.tile(review.winning_tile).code == "RD"
+    said = [c.value for c in app.caption if "for the winning tile" in c.value]
+    assert said and f"#{review.winning_tile} RD, {ARROW}, for the winning tile" in said[0], said

@@ -376,7 +376,10 @@ def from_detections(
     review = Review(tiles=tuple(tiles), groups=tuple(review_groups), recognised=recognised)
     if winning_index is not None and winning_index in new_id:
         winner_id = new_id[winning_index]
-        if any(t.id == winner_id and t.in_hand and (t.confidence or 0.0) >= LOW_CONFIDENCE for t in tiles):
+        # a tile set apart is the winner only when surely read (an unsure box apart may be no tile of the hand); an
+        # arrow marks the place, whatever the face read there, which the player checks as any unsure tile
+        sure = winning_shown != SET_APART or any(t.id == winner_id and (t.confidence or 0.0) >= LOW_CONFIDENCE for t in tiles)
+        if sure and any(t.id == winner_id and t.in_hand for t in tiles):
             review = replace(review, winning_tile=winner_id, winning_from_reader=winning_shown)
     return review
 
