@@ -23,6 +23,8 @@ STROKE = 0.15
 SHORTEST, LONGEST = 0.2, 1.2
 #: The shaft's half-width, in tile widths (and at most this many pixels below that): a pen stroke, not a letter.
 SHAFT, SHAFT_PX = 0.05, 1.5
+#: The shaft is the arrow's upper part down to this share of its length; the head lies below this share.
+SHAFT_PART, HEAD_PART = 0.45, 0.35
 #: The head reaches at least this far on both sides of the shaft, in tile widths, and this many times the shaft.
 HEAD, HEAD_TO_SHAFT = 0.06, 2.5
 #: The arrow's tip is at most this share of the photo's tile height above the box of the tile it points at (a box
@@ -107,9 +109,9 @@ def _pointed_at(pieces: np.ndarray, stroke: np.ndarray, boxes: np.ndarray, tile_
     first = np.where(inked, np.argmax(rows, axis=1), mid)
     last = np.where(inked, rows.shape[1] - 1 - np.argmax(rows[:, ::-1], axis=1), mid)
     spans = np.stack([mid - first, last - mid], axis=1).astype(np.float64)
-    upper = max(1, int(0.45 * length))
+    upper = max(1, int(SHAFT_PART * length))
     shaft = float(np.median(spans[:upper].max(axis=1)))
-    head = float(spans[int(0.35 * length):].min(axis=1).max())
+    head = float(spans[int(HEAD_PART * length):].min(axis=1).max())
     beside = (window[:upper] > 0) & ~arrow[:upper]
     if shaft > max(SHAFT_PX, SHAFT * tile_w) or head < max(HEAD_TO_SHAFT * max(shaft, 1.0), HEAD * tile_w) or beside.mean() > BARE:
         return None
