@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
+from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, not_a_tile_only_when_sure, run_classifier
 from recognizer.errors import TileSetError
 from recognizer.geometry import CROP_H, CROP_W, size_factors, to_grey
 from recognizer.labels import CLASSES
@@ -132,6 +132,15 @@ def embed(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def classifier_id() -> str:
     """Which classifier the stored embeddings came from (its sha256, from its sidecar)."""
     return str(load_model("classifier").meta["sha256"])
+
+
+def shown(probs: np.ndarray) -> np.ndarray:
+    """(N,) the code the general reader shows on each box: its likeliest, or where that is "not a tile" but not surely
+    (``classify.not_a_tile_only_when_sure``), its likeliest face. Harr's 1s of bamboo on his second photo read "not a
+    tile" at 0.47 and a 1 of bamboo at 0.39, and are shown as 1s of bamboo: examples far from the 1 of bamboo took
+    from it and not from "not a tile", which passed the bar, and the box vanished."""
+    out: np.ndarray = not_a_tile_only_when_sure(probs).argmax(axis=1)
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -292,8 +301,8 @@ class Examples:
     def held_to_sure_readings(self, probs: np.ndarray, evidence: np.ndarray) -> np.ndarray:
         """``evidence`` with each tile's sure general reading of a face the set has not seen kept first
         (``SURE_OF_UNSEEN``): the evidence for any code the general reader finds less likely by more than that is cut
-        to lift it no nearer than ``SURE_OF_UNSEEN`` below the general reading."""
-        first = probs.argmax(axis=1)
+        to lift it no nearer than ``SURE_OF_UNSEEN`` below the general reading (the face it shows, ``shown``)."""
+        first = shown(probs)
         unseen = ~np.isin(first, self._index[0]) & (first != NT_INDEX)  # "not a tile": the examples show a tile, as said
         logp = np.log(np.maximum(probs, 1e-9))
         room = np.take_along_axis(logp, first[:, None], axis=1) - logp - SURE_OF_UNSEEN
@@ -305,8 +314,9 @@ class Examples:
     def still_a_tile(probs: np.ndarray, evidence: np.ndarray) -> np.ndarray:
         """``evidence`` with "not a tile" taking as much as the face the general reader sees on each box loses: examples
         unlike that face say the tile is another face, not that the box shows no tile (a 1 of bamboo's only example
-        a south wind named wrongly made all three of Harr's 1s of bamboo vanish as no tile)."""
-        first = probs.argmax(axis=1)
+        a south wind named wrongly made all three of Harr's 1s of bamboo vanish as no tile). That face is the one the
+        general reader shows (``shown``), even where it finds "not a tile" likelier but not sure."""
+        first = shown(probs)
         face = np.flatnonzero(first != NT_INDEX)
         out: np.ndarray = evidence.copy()
         out[face, NT_INDEX] = np.minimum(out[face, NT_INDEX], evidence[face, first[face]])
