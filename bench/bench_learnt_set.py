@@ -289,35 +289,40 @@ def harr(wrong: bool) -> None:
     general = harr_second_photo(None)
     right0 = sum(c == r for c, r in general)
 
-    def taught(corrections: list[tuple[str, str]]) -> str:
+    def taught(corrections: list[tuple[str, str]]) -> tuple[int, list[str], list[str]]:
+        """Tiles right, and those lost and gained against the general reader, with ``corrections`` as the set."""
         tiles = [CorrectedTile(tuple(float(v) for v in cal.boxes[cal.codes.index(face)]), named)  # type: ignore[arg-type]
                  for face, named in corrections]
         ts = TileSet.of_examples("harr", examples_from_photo(rgb, tiles, "corrected:illustration_1.jpg"))
         read = harr_second_photo(ts)
         lost = [f"{c}->{r}" for (c, r0), (_, r) in zip(general, read) if r0 == c != r]
-        return f"{sum(c == r for c, r in read)} of {len(read)} right, {len(lost)} lost {' '.join(lost)}".rstrip()
+        gained = [f"{r0}->{c}" for (c, r0), (_, r) in zip(general, read) if r0 != c == r]
+        return sum(c == r for c, r in read), lost, gained
+
+    def line(right: int, lost: list[str], gained: list[str]) -> str:
+        return f"{right} of {len(general)} right, {len(lost)} lost {' '.join(lost)}, {len(gained)} gained {' '.join(gained)}"
 
     guard = "unheld" if np.isinf(recognizer.examples.SURE_OF_UNSEEN) else f"held at {recognizer.examples.SURE_OF_UNSEEN}"
     print(f"\nHarr's second photo, sure readings of unseen faces {guard}; general reader: {right0} of {len(general)} right")
     for title, corrections in (("9B, 8D corrected", [("9B", "9B"), ("8D", "8D")]),
                                ("9B, 8D and a 6B wrongly as 9B", [("9B", "9B"), ("8D", "8D"), ("6B", "9B")]),
                                ("RD corrected", [("RD", "RD")])):
-        print(f"  {title:<32} {taught(corrections)}")
+        print(f"  {title:<32} {line(*taught(corrections))}")
     if not wrong:
         return
     probs = run_classifier(crops_of(rgb, cal.boxes))[0]
     for how in ("rightly", "wrongly"):
-        total_lost, worse = 0, []
+        total_lost, total_gained, worse, changed = 0, 0, 0, []
         for k, face in enumerate(cal.codes):
             second = next(CLASSES[i] for i in np.argsort(-probs[k]) if CLASSES[i] not in (face, "NT", "XX"))
-            line = taught([(face, face if how == "rightly" else second)])
-            lost = int(line.split(" lost")[0].split(", ")[1])
-            total_lost += lost
-            if lost:
-                worse.append(f"{face}{'' if how == 'rightly' else ' as ' + second}: {line}")
-        print(f"  each of the {len(cal.codes)} faces taught alone, {how}: {total_lost} tiles lost in all")
-        for w in worse:
-            print(f"    {w}")
+            right, lost, gained = taught([(face, face if how == "rightly" else second)])
+            total_lost, total_gained, worse = total_lost + len(lost), total_gained + len(gained), worse + (right < right0)
+            if lost or gained:
+                changed.append(f"{face}{'' if how == 'rightly' else ' as ' + second}: {line(right, lost, gained)}")
+        print(f"  each of the {len(cal.codes)} faces taught alone, {how}: {total_lost} tiles lost, {total_gained} gained in all; "
+              f"{worse} sets read worse than the general reader")
+        for c in changed:
+            print(f"    {c}")
 
 
 def main() -> int:
