@@ -51,7 +51,7 @@ ODDS_PER_NEARNESS = 40.0
 #: from every tile of the face it names: taught a 6 of bamboo as his 3, Harr's set took a 3 of bamboo the general
 #: reader read 0.25 against 0.15 for a 7 of characters, at -1), near is strong evidence for it, but never enough alone
 #: to outvote a general reading as sure as e^-8. At -0.5 rather than -1, held out, a set learnt from five book photos
-#: reads one more of the other ten's tiles (0.941 -> 0.942) and set01's read as before.
+#: also reads page47's blurred 9 of characters rightly, not as an 8, and set01's read as before.
 MOST_AGAINST, MOST_FOR = -0.5, 8.0
 #: Log odds taken from a code per unit of nearness it lies behind the set's nearest code: the examples are sure where
 #: one code is clearly nearest. Two codes equally near (a wrong example beside a right one) lose nothing to each other.
@@ -60,7 +60,7 @@ BEHIND_NEAREST = 30.0
 #: farther from every example keeps the general reader's "not a tile": the examples' weak evidence against the codes
 #: they are far from is no evidence for a tile (taking it as such kept the book photos' caption letters and arrows as
 #: tiles: held out, a set learnt from five photos read the other ten at tile F1 0.906 against the general reader's 0.911;
-#: now 0.919).
+#: with it 0.919, and 0.918 with ``still_a_tile`` keeping the boxes one example alone would drop).
 A_TILE_NEARNESS = 0.7
 #: A face the set has no example of, read by the general reader this many log odds (a factor e) likelier than a code
 #: the set's examples point to, stands: a set that has seen only one of two look-alike faces (Harr's red dragon and
