@@ -24,6 +24,12 @@ Book photos (``../shared/realdev/book-1922``) are labelled whole: tile F1 counts
 unreadably (``??``) is neither right nor wrong. The HK set photos are labelled in part (only tiles with a crop), so
 only their labelled tiles' boxing and reading are counted. The book's photos are all upright: a turn is a fault.
 The photos stay in ``../shared``; without it the bench says so and stops.
+
+The shipped classifier was trained on these photos' tiles. ``--folds DIR`` (``fold0.onnx`` ... ``fold5.onnx``, as
+``bench/bench_real.py --folds`` takes them) reads each photo with the leave-one-set-out classifier that never saw it,
+the tile set calibrated for it (``bench_real.Models``): nearer what photos nobody here labelled will read.
+
+    python bench/bench_stages.py --photos book --folds artifacts/folds4
 """
 
 from __future__ import annotations
@@ -38,6 +44,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_real import HK_SETS, Models, book_folds
 
 from recognizer.classify import NT_INDEX, classify
 from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks, other_looks, paper_painted
@@ -217,23 +226,32 @@ def main() -> None:
     ap.add_argument("--tileset", help="read the book's photos with this tile set only (default: without, then with pungchow-1922)")
     ap.add_argument("--only", nargs="+", metavar="NAME", help="only these photos (names without .jpg)")
     ap.add_argument("--json", action="store_true", help="also print each set's totals as one JSON line")
+    ap.add_argument("--folds", type=Path, help="read each photo with the leave-one-set-out classifier that never saw it")
     args = ap.parse_args()
     if not REALDEV.is_dir():
         print(f"skipped: the real dev photos are not here ({REALDEV}); this bench reads them from ../shared/realdev")
         return
     model = load_model("detector")
-    runs: list[tuple[str, list[Labelled], TileSet | None]] = []
+    runs: list[tuple[str, list[Labelled], str | None]] = []
     if args.photos in ("book", "all"):
         book = book_photos(REALDEV / "book-1922")
         for name in [args.tileset] if args.tileset else [None, "pungchow-1922"]:
-            runs.append((f"book-1922 dev, {'tile set ' + name if name else 'no tile set'}", book, load_tileset(name) if name else None))
+            runs.append((f"book-1922 dev, {'tile set ' + name if name else 'no tile set'}", book, name))
     if args.photos in ("hk", "all"):
         runs.append(("hk-sets photos (partly labelled)", hk_photos(REALDEV / "hk-sets"), None))
-    for title, photos, tileset in runs:
-        chosen = [p for p in photos if not args.only or p.name in args.only]
-        totals = report(title, [follow(p, tileset, model) for p in chosen])
-        if args.json:
-            print(json.dumps(totals))
+    models = Models(args.folds)
+    folds = book_folds()
+    try:
+        for title, photos, name in runs:
+            followed = []
+            for p in (p for p in photos if not args.only or p.name in args.only):
+                models.use(folds[p.name] if p.name in folds else HK_SETS.index(p.name.split("-")[0]))
+                followed.append(follow(p, load_tileset(name) if name else None, model))
+            totals = report(title + (f", held out ({args.folds})" if args.folds else ""), followed)
+            if args.json:
+                print(json.dumps(totals))
+    finally:
+        models.close()
 
 
 if __name__ == "__main__":
