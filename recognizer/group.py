@@ -186,6 +186,15 @@ def one_face_for_a_kong(dets: Detections, b: int, c: int) -> int | None:
     return max(shared, key=lambda k: chance_b[k] * chance_c[k]) if shared else None
 
 
+def no_likelier_face(dets: Detections, k: int) -> bool:
+    """Whether the reader finds "not a tile" at least as likely, for box ``k``, as any face its top-3 names (a back
+    or "not a tile" is no face)."""
+    xx, nt = CLASSES.index(FACE_DOWN), CLASSES.index("NT")
+    chances = dict(zip(dets.top3[k].tolist(), dets.top3_p[k].tolist()))
+    face = max((p for c, p in chances.items() if c not in (xx, nt) and c >= 0), default=0.0)
+    return bool(chances.get(nt, 0.0) >= face)
+
+
 def face_down_only_at_kong_ends(dets: Detections) -> Detections:
     """A tile lies face down at the ends of a concealed kong or among other backs: re-read a lone one in a row of three or more.
 
@@ -213,10 +222,9 @@ def face_down_only_at_kong_ends(dets: Detections) -> Detections:
             if k in kong_ends and codes[k] != xx:
                 codes[k] = xx
             elif k not in kong_ends and k not in backs and codes[k] == xx and len(run) >= 3:
-                faces = [(c, p) for c, p in zip(dets.top3[k], dets.top3_p[k]) if c not in (xx, nt) and c >= 0]
-                table = max((p for c, p in zip(dets.top3[k], dets.top3_p[k]) if c == nt), default=0.0)
-                if faces and faces[0][1] > table:  # else no face: a patch of table, read as a back (``hand_rows``)
-                    codes[k] = faces[0][0]
+                faces = [c for c in dets.top3[k] if c not in (xx, nt) and c >= 0]
+                if faces and not no_likelier_face(dets, k):  # else a patch of table, read as a back (``hand_rows``)
+                    codes[k] = faces[0]
         s = 0
         while s < len(run) - 3:
             a, b, c, d = run[s:s + 4]

@@ -23,7 +23,7 @@ import numpy as np
 
 from recognizer.classify import NT_INDEX, XX_INDEX
 from recognizer.detections import Detections
-from recognizer.group import Group, GroupKind, group, runs
+from recognizer.group import Group, GroupKind, group, no_likelier_face, runs
 from recognizer.labels import CLASSES
 from scoring.errors import PungChowError
 from scoring.melds import Meld
@@ -281,9 +281,7 @@ def bare_table(dets: Detections, groups: Sequence[Group]) -> np.ndarray:
         if not g.in_hand or g.kind is GroupKind.KONG:
             continue
         for k in g.members:
-            chances = dict(zip(dets.top3[k].tolist(), dets.top3_p[k].tolist()))
-            face = max((p for c, p in chances.items() if c not in (XX_INDEX, NT_INDEX) and c >= 0), default=0.0)
-            table[k] = dets.codes[k] == XX_INDEX and dets.scores[k] < TABLE_UNSURE and chances.get(NT_INDEX, 0.0) >= face
+            table[k] = dets.codes[k] == XX_INDEX and dets.scores[k] < TABLE_UNSURE and no_likelier_face(dets, k)
     return table
 
 
