@@ -18,7 +18,7 @@ reader marked none (one tap, no face changed). The book's printed total (after t
 
 The shipped reader was trained on these photos' tiles. ``--folds DIR`` (``fold0.onnx`` ... ``fold5.onnx``, as
 ``bench/bench_real.py --folds`` takes them) reads each photo with the leave-one-set-out classifier that never saw it
-(``bench_real.Models``, ``book_folds``): the figure the hidden photos are nearer to.
+(``bench_real.Models``, ``fold_of``): the figure the hidden photos are nearer to.
 
     python bench/bench_decoder_photos.py --folds artifacts/folds4
 """
@@ -40,7 +40,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
 
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_real import HK_SETS, Models, book_folds  # noqa: E402
+from bench_real import Models, fold_of  # noqa: E402
 
 from recognizer.hand import Recognition  # noqa: E402
 from recognizer.pipeline import recognize  # noqa: E402
@@ -83,7 +83,7 @@ def hk_photos(models: Models) -> dict[str, float]:
     total = 0
     for name, photo in sorted(labels.items()):
         path = REALDEV / "hk-sets" / "photos" / name
-        models.use(HK_SETS.index(name.split("-")[0]))
+        models.use(fold_of(name))
         res = recognize(path)
         w, h = res.own_size
         boxes = res.boxes_at(w, h)
@@ -111,7 +111,7 @@ def book_photos(models: Models) -> dict[str, object]:
     for label_path in sorted((folder / "labels").glob("example_*.json")):
         label = json.loads(label_path.read_text())
         want = Counter(code for row in label["rows"] for code in row["tiles"])
-        models.use(book_folds()[label_path.stem])
+        models.use(fold_of(label_path.stem))
         res = recognize(folder / "photos" / label["image"], "pungchow-1922", "harr-1922")
         in_hand = {k for g in res.groups if g.in_hand for k in g.members}
         decoded, own = both_readings(res)

@@ -58,6 +58,13 @@ def book_folds() -> dict[str, int]:
     return {n: i % len(HK_SETS) for i, n in enumerate(names)}
 
 
+def fold_of(name: str) -> int:
+    """The fold whose classifier never saw dev photo ``name``: a book label's stem, or an HK photo's name (its set's
+    name first, ``set05-1.jpg``)."""
+    book = book_folds()
+    return book[name] if name in book else HK_SETS.index(name.split("-")[0])
+
+
 class Models:
     """Which models read what: the shipped ones, or per fold the classifier that never saw it."""
 

@@ -46,7 +46,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_real import HK_SETS, Models, book_folds
+from bench_real import Models, fold_of
 
 from recognizer.classify import NT_INDEX, classify
 from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks, other_looks, paper_painted
@@ -240,12 +240,11 @@ def main() -> None:
     if args.photos in ("hk", "all"):
         runs.append(("hk-sets photos (partly labelled)", hk_photos(REALDEV / "hk-sets"), None))
     models = Models(args.folds)
-    folds = book_folds()
     try:
         for title, photos, name in runs:
             followed = []
             for p in (p for p in photos if not args.only or p.name in args.only):
-                models.use(folds[p.name] if p.name in folds else HK_SETS.index(p.name.split("-")[0]))
+                models.use(fold_of(p.name))
                 followed.append(follow(p, load_tileset(name) if name else None, model))
             totals = report(title + (f", held out ({args.folds})" if args.folds else ""), followed)
             if args.json:
