@@ -29,8 +29,9 @@ from scoring.errors import PungChowError
 from scoring.melds import Meld
 from scoring.tiles import BONUS_CODES, Tile
 
-#: A back in no kong is bare table only when the detector is less sure of it than this (its sure tiles: 0.5 and more).
-TABLE_UNSURE = 0.5
+#: A back in no kong is bare table only when the detector is less sure of it than this: the table between two sets
+#: drew 0.34-0.51, every back on the real photos (kong ends) 0.76 and more.
+TABLE_UNSURE = 0.6
 #: Why a box was set aside, as the page and ``--json`` say it.
 NOT_IN_THE_ROWS = "not in the hand's rows"
 #: A photo of this many boxes or fewer is a close-up: every box is the hand's.
@@ -47,9 +48,15 @@ COLUMN_GAP = 0.5
 #: A row (three boxes or more) by the hand's rows joins if its faces are, on average, this plausibly faces of one set
 #: (``plausible``): a row of tiles misread unsurely is still a row of tiles; a row of keys read as one face is not.
 NEAR_PLAUSIBLE = 0.25
-#: A row apart from them (a printed page's groups) needs more, and its faces read at least this surely (``evidence``).
+#: A row apart from them (a printed page's groups) needs more, and its faces read at least this surely (``evidence``),
 ROW_PLAUSIBLE = 0.4
 ROW_EVIDENCE = 0.1
+#: and lies within this many tile heights of them, or among at least ``APART_TILES`` boxes of a tile's size, each within
+#: ``JOIN_GAP`` of the next: a hand lies in one place on the table, and a row of a laptop's keys ten tile heights below
+#: it, alone, is no set; a printed page's other example, rows or a column of tiles five to ten tile heights away
+#: (pages 47 and 49), is tiles.
+APART_REACH = 4.0
+APART_TILES = 6
 #: A lone tile or pair joins only if its face, weighed by its confidence too (``evidence``), is at least this.
 LONE_EVIDENCE = 0.05
 #: A lone box touching, through its neighbours, this many boxes set aside and more than it touches in the rows is one of
@@ -166,6 +173,25 @@ def whole_row(dets: Detections, row: Sequence[int], alike: np.ndarray) -> list[i
     return [k for k in row if alike[k]]
 
 
+def _together(near: np.ndarray, alike: np.ndarray) -> np.ndarray:
+    """For each box, how many boxes of a tile's size (``alike``) lie in its cluster: the boxes reached from it through
+    boxes of a tile's size, each ``near`` the next; 0 for a box not of a tile's size."""
+    n = len(near)
+    cluster = np.full(n, -1)
+    for start in np.flatnonzero(alike):
+        if cluster[start] >= 0:
+            continue
+        cluster[start], todo = start, [int(start)]
+        while todo:
+            k = todo.pop()
+            for j in np.flatnonzero(near[k] & alike & (cluster < 0)):
+                cluster[j] = start
+                todo.append(int(j))
+    sizes = np.bincount(cluster[cluster >= 0], minlength=n)
+    out: np.ndarray = np.where(cluster >= 0, sizes[np.maximum(cluster, 0)], 0)
+    return out
+
+
 def amid_the_set_aside(gaps: np.ndarray, in_rows: np.ndarray, joining: np.ndarray) -> np.ndarray:
     """Which boxes lie in a cluster of boxes touching one another (``COLUMN_GAP``; ``gaps`` in tile heights) where those
     set aside (neither in the rows nor ``joining``) are ``AMID`` or more and outnumber those in the rows: a laptop's
@@ -227,10 +253,12 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
     waiting = [whole_row(dets, unit, alike) for unit in [*(r for r in rows if len(r) >= ROW and r is not anchor),
                                                    *_columns(rows, alike, gaps)]]
     waiting = [m for m in waiting if len(m) >= ROW]
+    together = _together(gaps <= JOIN_GAP, alike)
     while waiting:  # row by row: one by the rows already in needs only faces a set could hold; one apart, read surely
         reach = gaps[:, in_rows].min(axis=1)
         joining = [m for m in waiting if (float(could_be[m].mean()) >= NEAR_PLAUSIBLE and reach[m].min() <= JOIN_GAP)
-                   or (float(could_be[m].mean()) >= ROW_PLAUSIBLE and float(sure[m].mean()) >= ROW_EVIDENCE)]
+                   or (float(could_be[m].mean()) >= ROW_PLAUSIBLE and float(sure[m].mean()) >= ROW_EVIDENCE
+                       and (reach[m].min() <= APART_REACH or together[m].max() >= APART_TILES))]
         if not joining:
             break
         for m in joining:
@@ -272,13 +300,14 @@ class SetAside:
 
 
 def bare_table(dets: Detections, groups: Sequence[Group]) -> np.ndarray:
-    """Which boxes of the hand are bare table: read as a back where no back can lie (in no kong, alone), the detector
-    unsure of them (``TABLE_UNSURE``) and the reader's "not a tile" likelier than any face it names. A brown table's
-    tile-wide gap between two sets looks like a tile's back (0.9), and taken for the best face it named instead
-    (a flower at 0.003) it became a tile of the hand."""
+    """Which boxes of the hand are bare table: read as a back where no back can lie (in no kong, or the one back of a
+    "kong" whose other three make a pung: a concealed kong shows both ends face down), the detector unsure of them
+    (``TABLE_UNSURE``) and the reader's "not a tile" likelier than any face it names. A brown table's tile-wide gap
+    between two sets looks like a tile's back (0.9), and taken for the best face it named instead (a flower at 0.003)
+    it became a tile of the hand; beside a pung, it made the pung a kong."""
     table = np.zeros(len(dets), bool)
     for g in groups:
-        if not g.in_hand or g.kind is GroupKind.KONG:
+        if not g.in_hand or (g.kind is GroupKind.KONG and sum(dets.codes[k] == XX_INDEX for k in g.members) != 1):
             continue
         for k in g.members:
             table[k] = dets.codes[k] == XX_INDEX and dets.scores[k] < TABLE_UNSURE and no_likelier_face(dets, k)
@@ -292,11 +321,13 @@ def group_the_hand(dets: Detections, frame: tuple[int, int] | None = None) -> tu
     aside = SetAside(tuple(int(k) for k in hand_rows(dets, frame).aside))
     grouped, groups = group_apart(dets, aside.tiles)
     table = bare_table(grouped, groups)
-    if not table.any():
-        return grouped, groups, aside
-    kept = np.flatnonzero(~table)  # the rows stay as found: only the table leaves them
-    aside = SetAside(tuple(int(k) for k in np.flatnonzero(np.isin(kept, aside.tiles))), aside.why, int(table.sum()))
-    grouped, groups = group_apart(dets[kept], aside.tiles)
+    while table.any():  # grouped again without the table, a row may join the hand with bare table of its own
+        kept = np.flatnonzero(~table)  # the rows stay as found: only the table leaves them
+        aside = SetAside(tuple(int(k) for k in np.flatnonzero(np.isin(kept, aside.tiles))), aside.why,
+                         aside.table + int(table.sum()))
+        dets = dets[kept]
+        grouped, groups = group_apart(dets, aside.tiles)
+        table = bare_table(grouped, groups)
     return grouped, groups, aside
 
 

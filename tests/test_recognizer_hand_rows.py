@@ -204,3 +204,68 @@ def test_a_back_the_detector_is_sure_of_or_with_a_likelier_face_stays_a_tile(det
     grouped, _, aside = group_the_hand(a_gap_read_as_a_back(row, GAP, detector=detector, face=face), (400, 800))
     assert len(grouped) == len(LAID) and aside.table == 0
     assert CLASSES[int(grouped.codes[GAP])] == read
+
+
+CONCEALED = ["5B", "5B", "5D", "6D", "7D"]
+EXPOSED_WITH_A_GAP = ["8D", "8D", "8D", "XX", "7D", "8D", "9D"]
+
+
+def a_hand_laid_in_two_rows(exposed: list[str]) -> Detections:
+    """The concealed tiles in one row, the exposed sets below, a tile's gap between them as laid (drawn scene 3402)."""
+    boxes = a_row(CONCEALED, 20, 60) + [(20 + k * 47, 150, TILE_W, TILE_H) for k in range(len(exposed))]
+    return read_as(boxes, CONCEALED + exposed)
+
+
+def test_a_patch_of_table_beside_a_pung_does_not_make_it_a_kong() -> None:
+    """The gap between an exposed pung and chow, read as a back the detector is unsure of: beside the pung it looks like
+    a kong's one face-down end (drawn text scene 3402 read 8D 8D 8D 8D). A concealed kong shows both ends face down, so
+    one unsure back by three alike is bare table, and the pung stays a pung."""
+    gap = len(CONCEALED) + EXPOSED_WITH_A_GAP.index("XX")
+    grouped, groups, aside = group_the_hand(a_gap_read_as_a_back(a_hand_laid_in_two_rows(EXPOSED_WITH_A_GAP), gap,
+                                                                 detector=0.4, face=0.003), (400, 800))
+    assert aside.table == 1 and "XX" not in [CLASSES[int(c)] for c in grouped.codes]
+    assert [g.kind for g in groups if g.in_hand] == [GroupKind.CONCEALED, GroupKind.PUNG, GroupKind.CHOW]
+
+
+def test_a_concealed_kong_with_both_ends_face_down_keeps_its_backs_however_unsure() -> None:
+    exposed = ["XX", "8D", "8D", "XX", "7D", "8D", "9D"]
+    row = a_hand_laid_in_two_rows(exposed)
+    for end in (0, 3):
+        row = a_gap_read_as_a_back(row, len(CONCEALED) + end, detector=0.4, face=0.003)
+    grouped, groups, aside = group_the_hand(row, (400, 800))
+    assert aside.table == 0 and len(grouped) == len(CONCEALED) + len(exposed)
+    assert [g.kind for g in groups if g.in_hand] == [GroupKind.CONCEALED, GroupKind.KONG, GroupKind.CHOW]
+
+
+@pytest.mark.parametrize(("below", "joins"), [(3.0, True), (10.0, False)])
+def test_a_row_apart_joins_the_hand_only_within_reach_of_it(below: float, joins: bool) -> None:
+    """Drawn keyboard scene 3401: three keys at the photo's foot, ten tile heights below the hand, read as a pung of
+    green dragons surely enough to join as a printed page's group apart does. A hand lies in one place on the table:
+    the same row three tile heights below it (a page's group across a caption) joins; ten below, it is set aside."""
+    dets = read_as(a_row(HAND, 20, 60) + a_row(["GD"] * 3, 300, 60 + (1 + below) * TILE_H), HAND + ["GD"] * 3, sure=0.6)
+    rows = hand_rows(dets, (1200, 800))
+    assert rows.in_rows[: len(HAND)].all()
+    assert bool(rows.in_rows[len(HAND):].all()) is joins and bool(rows.in_rows[len(HAND):].any()) is joins
+
+
+@NEEDS_FONTS
+def test_bare_table_found_once_the_rows_are_grouped_again_leaves_the_reading_too(tmp_path: Path) -> None:
+    """Drawn keyboard scene 3402: two gaps between sets are read as backs. The first grouping set one row apart, and
+    only its other gap was taken for table; grouped again the row joined the hand with its gap, which the hand decoder
+    then read as a flower (2F at 0.003). Each grouping is searched for table until none is left: the hand is right."""
+    import cv2
+
+    drawn = draw_scene("keyboard", 3402)
+    photo = tmp_path / "keyboard.jpg"
+    cv2.imwrite(str(photo), drawn.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    got = judge(drawn, recognize(photo))
+    assert got.stray_in_hand == 0 and got.hand_right
+
+
+def test_two_rows_apart_beside_each_other_join_as_a_printed_pages_other_example() -> None:
+    """Pages 47 and 49 print a second example's rows five to ten tile heights from the first: rows of tiles beside one
+    another are the page's tiles, however far from the hand's first rows; one row alone that far is not."""
+    far = 60 + 11 * TILE_H
+    dets = read_as(a_row(HAND, 20, 60) + a_row(["GD"] * 3, 300, far) + a_row(["8C"] * 3, 300, far + TILE_H + 20),
+                   HAND + ["GD"] * 3 + ["8C"] * 3, sure=0.6)
+    assert hand_rows(dets, (1200, 800)).in_rows.all()
