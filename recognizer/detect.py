@@ -370,13 +370,41 @@ def tile_size(base: Detections, wide: Detections, long_side: int, smallest: floa
     if len(sure) and len(wide_sure):
         both = sure[iou_matrix(sure.boxes, wide_sure.boxes).max(axis=1) >= 0.5]
         if len(both) >= min(2, len(sure)):
-            return both
+            far = far_hand(sure, both)
+            return both if far is None else far
     large = wide[(wide.scores >= CONFIDENT) & (wide_short > max(LARGE_TILE, smallest))]
     inside = within(sure.centres, large.boxes) if len(large) else np.zeros(len(sure), bool)
     surer = not len(sure) or not inside.any() or float(np.median(large.scores)) > float(np.median(sure.scores[inside]))
     if len(large) and surer and (not len(sure) or (inside.mean() >= 0.5 and inside.sum() >= 2)):
         return large
     return None
+
+
+#: A far hand beside larger things: the base look's sure boxes the wide look misses show the tiles' size where at least
+#: ``FAR_HAND_TILES`` of them, and ``FAR_HAND_MORE`` times as many as the boxes both looks found, are tile-shaped, of
+#: one size (``FAR_HAND_ONE_SIZE``), in rows (``in_a_row_with``), and ``FAR_HAND_SMALLER`` times smaller than those.
+FAR_HAND_TILES = 6
+FAR_HAND_MORE = 2
+FAR_HAND_ONE_SIZE = 1.4
+FAR_HAND_SMALLER = 1.6
+
+
+def far_hand(sure: Detections, both: Detections) -> Detections | None:
+    """The boxes of a hand far from the camera (``sure``: the base look's sure boxes), or None. Beside it lie larger
+    things both looks box (``both``): playing cards twice a tile's size were taken for the tiles' size, and the hand's
+    fifteen tiles, boxed at the base look alone (the wide look sees them in twos), were dropped as too small."""
+    rest = sure[iou_matrix(sure.boxes, both.boxes).max(axis=1) < 0.5]
+    rest = rest[(aspect(rest.boxes) >= TILE_SHAPED) & (aspect(rest.boxes) <= MAX_ASPECT)]
+    if len(rest) < max(FAR_HAND_TILES, FAR_HAND_MORE * len(both)):
+        return None
+    short = rest.boxes[:, 2:].min(axis=1)
+    rest = rest[np.abs(np.log(short / np.median(short))) <= np.log(FAR_HAND_ONE_SIZE)]
+    in_rows = np.array([in_a_row_with(rest.boxes[k:k + 1], np.delete(rest.boxes, k, axis=0))[0] for k in range(len(rest))], bool)
+    tiles = rest[in_rows] if len(rest) else rest
+    if len(tiles) < max(FAR_HAND_TILES, FAR_HAND_MORE * len(both)):
+        return None
+    smaller = float(np.median(both.boxes[:, 2:].min(axis=1))) >= FAR_HAND_SMALLER * float(np.median(tiles.boxes[:, 2:].min(axis=1)))
+    return tiles if smaller else None
 
 
 def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:

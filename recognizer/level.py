@@ -257,9 +257,14 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     kept = [0, 1, 2, 3] if slanted else [0, 2]  # a photo taken square is turned a quarter only where its tiles clearly lie
     if abs(upright_pair - sideways_pair) >= STANDS_CLEARLY:
         kept = [0, 2] if upright_pair > sideways_pair else [1, 3]
-    taken_standing = not slanted and kept == [0, 2]
+    taken_standing = (not slanted or abs(degrees) < SURE_SLANT) and kept == [0, 2]
     few = max(int((d.scores >= SURE).sum()) for d in looks) < FEW_TILES  # not the photo's sure tiles: turned over, fewer are
-    k = (2 if upside_down(sure) and not few else 0) if taken_standing else max(kept, key=lambda k: sure[k])
+    if taken_standing:  # slanted a little, turned over where the detector is clearly surer so, or surer and the faces agree
+        over = upside_down(sure) or (slanted and sure[2] > sure[0] and face_sureness(rgb, turns[2], looks[2], look)
+                                     >= face_sureness(rgb, turns[0], looks[0], look) + CLEARLY_BETTER_READ)
+        k = 2 if over and not few else 0
+    else:
+        k = max(kept, key=lambda k: sure[k])
     best = turns[k]
     if best == 0.0:
         return None

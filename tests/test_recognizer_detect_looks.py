@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from pungchow_data.faces import SHARED_DIR
-from recognizer.detect import TABLE_PAINT, Looks, detect, in_a_row_with, iou_matrix, paper_painted, size_likeness, tile_size
+from recognizer.detect import TABLE_PAINT, Looks, detect, far_hand, in_a_row_with, iou_matrix, paper_painted, size_likeness, tile_size
 from recognizer.detections import Detections
 from recognizer.image import load_photo_sized
 
@@ -149,6 +149,32 @@ def test_tiles_the_detector_is_sure_of_are_not_taken_for_the_pips_of_a_clump_rou
     tiles = [[100, 100, 40, 55], [142, 100, 40, 55], [200, 100, 40, 55], [242, 100, 40, 55]]
     clumps = boxes([[98, 98, 86, 59], [198, 98, 86, 59]], [0.55, 0.55])
     assert tile_size(boxes(tiles, [0.9] * 4), clumps, 384) is None
+
+
+#: Four playing cards 64 by 88 pixels, fanned, beside a far hand: the wide look boxes them whole, as the base look does.
+CARDS = [[10, 480, 64, 88], [70, 470, 64, 88], [130, 480, 64, 88], [190, 490, 64, 88]]
+
+
+def test_a_far_hands_tiles_not_the_cards_beside_it_show_the_tiles_size() -> None:
+    """Drawn cards scene 3408: sixteen tiles 29 by 38 pixels in a row, boxed at the base look alone (the wide look
+    sees them in twos), and four cards both looks box. The cards were taken for the tiles' size, and every tile was
+    dropped as too small for one."""
+    hand = [[200 + 31 * k, 290, 29, 38] for k in range(16)]
+    sure = boxes(hand + CARDS, [0.9] * 20)
+    wide = boxes(CARDS, [0.8] * 4)
+    shown = tile_size(sure, wide, 384)
+    assert shown is not None and len(shown) == 16 and np.allclose(np.sort(shown.boxes[:, 2]), 29)
+    assert far_hand(sure, boxes(CARDS, [0.9] * 4)) is not None
+
+
+@pytest.mark.parametrize(("hand", "why"), [
+    ([[200 + 31 * k, 290, 29, 38] for k in range(5)], "five tiles are too few to outweigh four cards"),
+    ([[200 + 90 * k, 200 + 70 * (k % 3), 29, 38] for k in range(12)], "scattered, in no row: print, not a hand"),
+    ([[200 + 31 * k, 290, 29, 29] for k in range(12)], "square: caption letters"),
+    ([[200 + 52 * k, 290, 50, 66] for k in range(12)], "hardly smaller: the same tiles nearer the camera"),
+])
+def test_the_boxes_both_looks_find_show_the_size_unless_a_far_hand_outnumbers_them(hand: list[list[float]], why: str) -> None:
+    assert far_hand(boxes(hand + CARDS, [0.9] * (len(hand) + 4)), boxes(CARDS, [0.9] * 4)) is None, why
 
 
 def test_size_likeness_is_one_for_the_tiles_size_whichever_way_a_box_lies_and_a_half_for_its_half() -> None:
