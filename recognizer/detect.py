@@ -369,9 +369,11 @@ def tile_size(base: Detections, wide: Detections, long_side: int, smallest: floa
     wide_sure = wide[(wide.scores >= CONFIDENT) & (wide_short >= smallest)]
     if len(sure) and len(wide_sure):
         both = sure[iou_matrix(sure.boxes, wide_sure.boxes).max(axis=1) >= 0.5]
+        far = far_hand(sure, both) if len(both) else None
+        if far is not None:
+            return far
         if len(both) >= min(2, len(sure)):
-            far = far_hand(sure, both)
-            return both if far is None else far
+            return both
     large = wide[(wide.scores >= CONFIDENT) & (wide_short > max(LARGE_TILE, smallest))]
     inside = within(sure.centres, large.boxes) if len(large) else np.zeros(len(sure), bool)
     surer = not len(sure) or not inside.any() or float(np.median(large.scores)) > float(np.median(sure.scores[inside]))
@@ -380,13 +382,14 @@ def tile_size(base: Detections, wide: Detections, long_side: int, smallest: floa
     return None
 
 
-#: A far hand beside larger things: the base look's sure boxes the wide look misses show the tiles' size where at least
-#: ``FAR_HAND_TILES`` of them, and ``FAR_HAND_MORE`` times as many as the boxes both looks found, are tile-shaped, of
-#: one size (``FAR_HAND_ONE_SIZE``), in rows (``in_a_row_with``), and ``FAR_HAND_SMALLER`` times smaller than those.
-FAR_HAND_TILES = 6
+#: A far hand beside larger things: the base look's sure boxes the wide look misses show the tiles' size where a hand's
+#: worth of them (``FAR_HAND_TILES``; a close-up of a kong shows six of the next row's tiles), and ``FAR_HAND_MORE`` times
+#: as many as the boxes both looks found, are tile-shaped, of one size (``FAR_HAND_ONE_SIZE``), in rows
+#: (``in_a_row_with``), beside those boxes, not on them, and ``FAR_HAND_SMALLER`` times smaller than they are.
+FAR_HAND_TILES = 8
 FAR_HAND_MORE = 2
 FAR_HAND_ONE_SIZE = 1.4
-FAR_HAND_SMALLER = 1.6
+FAR_HAND_SMALLER = 1.25
 
 
 def far_hand(sure: Detections, both: Detections) -> Detections | None:
@@ -394,6 +397,7 @@ def far_hand(sure: Detections, both: Detections) -> Detections | None:
     things both looks box (``both``): playing cards twice a tile's size were taken for the tiles' size, and the hand's
     fifteen tiles, boxed at the base look alone (the wide look sees them in twos), were dropped as too small."""
     rest = sure[iou_matrix(sure.boxes, both.boxes).max(axis=1) < 0.5]
+    rest = rest[~within(rest.centres, both.boxes)]  # a close-up's pips and sticks lie on its tiles, a far hand beside them
     rest = rest[(aspect(rest.boxes) >= TILE_SHAPED) & (aspect(rest.boxes) <= MAX_ASPECT)]
     if len(rest) < max(FAR_HAND_TILES, FAR_HAND_MORE * len(both)):
         return None

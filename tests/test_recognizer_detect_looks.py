@@ -167,11 +167,32 @@ def test_a_far_hands_tiles_not_the_cards_beside_it_show_the_tiles_size() -> None
     assert far_hand(sure, boxes(CARDS, [0.9] * 4)) is not None
 
 
+def test_a_far_hand_beside_one_domino_both_looks_box_is_sized_by_its_tiles() -> None:
+    """Drawn dominoes scene 3405: one domino, 54 by 83 pixels, is all both looks box; fifteen tiles 37 by 50 lie in
+    rows, boxed at the base look alone. One box both looks find is no evidence of the size by itself, and the wide
+    look's large boxes then showed the dominoes' size: ten of the fifteen tiles were lost."""
+    hand = [[200 + 39 * k, 290, 37, 50] for k in range(8)] + [[200 + 39 * k, 350, 37, 50] for k in range(7)]
+    domino = [[276, 663, 54, 83]]
+    shown = tile_size(boxes(hand + domino, [0.9] * 16), boxes(domino, [0.8]), 384)
+    assert shown is not None and len(shown) == 15
+
+
+def test_a_close_ups_sticks_and_the_next_rows_tiles_are_no_far_hand() -> None:
+    """The committed sample cut so four tiles fill the frame: both looks box the kong's tiles, 280 by 360 pixels; the
+    base look alone boxes each tile's bamboo sticks (tall, in rows, on the tiles) and six of the next row's tiles
+    below. Neither is a far hand: the sticks lie on the tiles, and six tiles are no hand's worth."""
+    kong = [[60 + 290 * k, 250, 280, 360] for k in range(4)]
+    sticks = [[80 + 290 * k + 40 * j, 400, 30, 60] for k in range(4) for j in range(3)]
+    next_row = [[60 + 105 * k, 730, 100, 140] for k in range(6)]
+    assert far_hand(boxes(kong + sticks, [0.9] * 16), boxes(kong, [0.9] * 4)) is None
+    assert far_hand(boxes(kong + next_row, [0.9] * 10), boxes(kong[:2], [0.9] * 2)) is None
+
+
 @pytest.mark.parametrize(("hand", "why"), [
     ([[200 + 31 * k, 290, 29, 38] for k in range(5)], "five tiles are too few to outweigh four cards"),
     ([[200 + 90 * k, 200 + 70 * (k % 3), 29, 38] for k in range(12)], "scattered, in no row: print, not a hand"),
     ([[200 + 31 * k, 290, 29, 29] for k in range(12)], "square: caption letters"),
-    ([[200 + 52 * k, 290, 50, 66] for k in range(12)], "hardly smaller: the same tiles nearer the camera"),
+    ([[200 + 58 * k, 290, 56, 74] for k in range(12)], "hardly smaller: the same tiles nearer the camera"),
 ])
 def test_the_boxes_both_looks_find_show_the_size_unless_a_far_hand_outnumbers_them(hand: list[list[float]], why: str) -> None:
     assert far_hand(boxes(hand + CARDS, [0.9] * (len(hand) + 4)), boxes(CARDS, [0.9] * 4)) is None, why
