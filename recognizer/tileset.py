@@ -36,7 +36,7 @@ import numpy as np
 
 from recognizer.assignment import assign
 from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
-from recognizer.detect import CONFIDENT, detect, sizes_by_orientation
+from recognizer.detect import CONFIDENT, detect, in_a_row_with, iou_matrix, sideways, sizes_by_orientation
 from recognizer.detections import Detections
 from recognizer.errors import TileSetError
 from recognizer.examples import (
@@ -405,7 +405,8 @@ class TileSet:
         fitted = self.rescale(rgb, best)
         unsure = np.nonzero(fitted.scores < CONFIDENT)[0]
         unlike = unsure[self.aligned_match(crops_of(rgb, fitted.boxes[unsure]), coarse=True).max(axis=1, initial=-1.0) < TRUST_MATCH]
-        return fitted[np.setdiff1d(np.arange(len(fitted)), unlike)]  # an unsure box unlike every face: print, not a tile
+        fitted = fitted[np.setdiff1d(np.arange(len(fitted)), unlike)]  # an unsure box unlike every face: print, not a tile
+        return fitted[in_the_rows_of(fitted.boxes, plain.boxes)]
 
     def own_tiles(self, rgb: np.ndarray, dets: Detections) -> np.ndarray:
         """Which boxes show one of this set's faces (``TRUST_MATCH``): the set's own tiles, not print beside them."""
@@ -423,6 +424,25 @@ class TileSet:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "prototypes.npz").write_bytes(self.prototypes_npz())
         (folder / "tileset.json").write_text(json.dumps({"name": self.name, "codes": list(self.codes), **meta}, indent=2) + "\n")
+
+
+#: A refitted box boxes a tile the usual reading found where it overlaps that tile's box this much (IoU).
+ON_A_TILE_FOUND = 0.3
+
+
+def in_the_rows_of(fitted: np.ndarray, plain: np.ndarray) -> np.ndarray:
+    """Which refitted boxes (``fitted``) box a tile the usual reading found (``plain``, ``ON_A_TILE_FOUND``) or lie in a
+    row or a column with those, growing along it (``detect.in_a_row_with``). Another look's caption letters, each
+    sized as the set's tiles, lie above or below the rows: held out, Harr's example 1 read the "In hand" under its hand
+    as a north wind, and the caption over it as eight more boxes."""
+    keep = iou_matrix(fitted, plain).max(axis=1) >= ON_A_TILE_FOUND if len(plain) and len(fitted) else np.zeros(len(fitted), bool)
+    lying = sideways(fitted)
+    across = fitted[:, [1, 0, 3, 2]]  # a column of tiles laid sideways down a page is a row of them, turned
+    while True:
+        more = ~keep & (in_a_row_with(fitted, fitted[keep]) | (lying & in_a_row_with(across, across[keep & lying])))
+        if not more.any():
+            return keep
+        keep |= more
 
 
 def check_name(name: str) -> str:

@@ -22,6 +22,7 @@ from recognizer.tileset import (
     builtin_tileset_dir,
     calibrate,
     complete_set_counts,
+    in_the_rows_of,
     layout_boxes,
     list_tilesets,
     load_tileset,
@@ -150,3 +151,17 @@ def test_one_blas_thread_puts_the_count_back() -> None:
     with one_blas_thread():
         assert get() == 1
     assert get() == before
+
+
+def test_a_refitted_look_keeps_the_rows_of_tiles_found_and_not_the_captions_above_and_below() -> None:
+    """Held out, Harr's example 1 read with the 1922 set: the look the set's faces matched best boxed the caption over
+    the page and the "In hand" under the hand, each sized as the set's tiles, and "In hand" was read as a north wind.
+    The refitted boxes keep the tiles the usual reading found, and those in a row with them (a tile it missed), or in
+    a column of tiles laid sideways; not the captions."""
+    hand = [[12 + 45 * k, 70, 34, 44] for k in range(8)]
+    found = np.array(hand[:3] + hand[4:], np.float32)  # the usual reading missed the fourth tile
+    caption = [[344 + 22 * k, 0, 34, 44] for k in range(4)] + [[138, 178, 34, 44], [180, 179, 34, 44]]
+    column = [[500, 60, 44, 34], [500, 96, 44, 34], [500, 132, 44, 34]]  # tiles laid sideways, one above the next
+    fitted = np.array(hand + caption + column, np.float32)
+    kept = in_the_rows_of(fitted, np.concatenate([found, np.array(column[:1], np.float32)]))
+    assert kept[:8].all() and not kept[8:14].any() and kept[14:].all()
