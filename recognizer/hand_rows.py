@@ -29,8 +29,8 @@ from scoring.errors import PungChowError
 from scoring.melds import Meld
 from scoring.tiles import BONUS_CODES, Tile
 
-#: A back in no kong is bare table only when the detector is less sure of it than this: the table between two sets
-#: drew 0.34-0.51, every back on the real photos (kong ends) 0.76 and more.
+#: A back where no back can lie is bare table only when the detector is less sure of it than this (``bare_table``): the
+#: table between two sets drew 0.34-0.51, every back on the real photos (kong ends) 0.76 and more.
 TABLE_UNSURE = 0.6
 #: Why a box was set aside, as the page and ``--json`` say it.
 NOT_IN_THE_ROWS = "not in the hand's rows"
