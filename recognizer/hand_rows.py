@@ -41,8 +41,10 @@ SIZE_FACTOR = 1.4
 ASPECT_FACTOR = 1.35
 #: A lone tile or pair joins the hand's rows within this many tile heights of them,
 JOIN_GAP = 1.5
-#: or anywhere when its face is this sure (flowers laid apart, a kong's ends on a printed page).
+#: or, when its face is this sure (flowers laid apart, a kong's ends on a printed page), within ``LONE_REACH`` of them:
+#: the real photos' lone tiles lie up to 3.6 tile heights from the rows, a domino read as a tile six to eight.
 FAR_SURE = 0.5
+LONE_REACH = 5.0
 #: Lone tiles this many tile heights apart or less make a column.
 COLUMN_GAP = 0.5
 #: A row (three boxes or more) by the hand's rows joins if its faces are, on average, this plausibly faces of one set
@@ -268,9 +270,9 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
     loose = np.zeros(n, bool)
     for r in rows:
         loose[r] = len(r) < ROW
-    # a lone tile or pair joins the rows it lies by, or anywhere when its face is sure; it leads nothing further in,
-    # and a row set aside stays aside, key by key, as does a lone box amid what was set aside
-    joins = loose & alike & (((sure >= LONE_EVIDENCE) & (reach <= JOIN_GAP)) | (sure >= FAR_SURE))
+    # a lone tile or pair joins the rows it lies by, or further off (within reach) when its face is sure; it leads
+    # nothing further in, and a row set aside stays aside, key by key, as does a lone box amid what was set aside
+    joins = loose & alike & (((sure >= LONE_EVIDENCE) & (reach <= JOIN_GAP)) | ((sure >= FAR_SURE) & (reach <= LONE_REACH)))
     in_rows |= joins & ~amid_the_set_aside(gaps, in_rows, joins)
     smaller = _alike(boxes, size / SIZE_FACTOR, aspect, frame)  # a set laid flat beyond the rows, seen smaller
     for r in rows:

@@ -269,3 +269,12 @@ def test_two_rows_apart_beside_each_other_join_as_a_printed_pages_other_example(
     dets = read_as(a_row(HAND, 20, 60) + a_row(["GD"] * 3, 300, far) + a_row(["8C"] * 3, 300, far + TILE_H + 20),
                    HAND + ["GD"] * 3 + ["8C"] * 3, sure=0.6)
     assert hand_rows(dets, (1200, 800)).in_rows.all()
+
+
+@pytest.mark.parametrize(("below", "joins"), [(3.0, True), (8.0, False)])
+def test_a_lone_tile_read_surely_joins_the_hand_only_within_reach_of_it(below: float, joins: bool) -> None:
+    """Drawn dominoes scene 3406: one domino of a row of them, eight tile heights from the hand, read as a 5 of dots
+    surely enough (0.63) to join as a flower laid apart does, and taken for the winning tile. The real photos' lone
+    tiles lie at most 3.6 tile heights from the rows: three below, it joins; eight below, it is set aside."""
+    dets = read_as(a_row(HAND, 20, 60) + [(300, 60 + (1 + below) * TILE_H, TILE_W, TILE_H)], [*HAND, "1F"], sure=0.7)
+    assert bool(hand_rows(dets, (1200, 800)).in_rows[-1]) is joins
