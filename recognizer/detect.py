@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -216,12 +217,9 @@ class Looks:
         short, long = more.boxes[:, 2:].min(axis=1), more.boxes[:, 2:].max(axis=1)
         likely = (covered < PAPER_COVERED) & (more.scores >= CONFIDENT) & (size_likeness(more.boxes, self.tiles.boxes) >= PAPER_LIKENESS) \
             & (long >= TILE_SHAPED * short)
-        new = np.zeros(len(more), bool)
-        while True:  # a row of them grows from the tiles found: the second of a pair lies beside the first
-            row = likely & ~new & in_a_row_with(more.boxes, np.concatenate([kept.boxes, more.boxes[new]]))
-            if not row.any():
-                break
-            new |= row
+        # a row of them grows from the tiles found: the second of a pair lies beside the first
+        new = grown(np.zeros(len(more), bool),
+                    lambda new: likely & in_a_row_with(more.boxes, np.concatenate([kept.boxes, more.boxes[new]])))
         if not new.any():
             return kept
         return Detections(np.concatenate([kept.boxes, more.boxes[new]]), np.concatenate([kept.scores, more.scores[new]]))
@@ -293,6 +291,15 @@ def in_a_row_with(boxes: np.ndarray, tiles: np.ndarray) -> np.ndarray:
     near = gap <= ROW_GAP * tiles[None, :, 2]
     out: np.ndarray = (level & alike & near).any(axis=1)
     return out
+
+
+def grown(start: np.ndarray, beside: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``start`` (a mask of boxes) and every box ``beside`` says lies by the boxes kept so far, taken again until none
+    is added: a row grows along itself from the tiles it starts from."""
+    keep: np.ndarray = start.copy()
+    while (more := ~keep & beside(keep)).any():
+        keep |= more
+    return keep
 
 
 def paper_painted(rgb: np.ndarray) -> np.ndarray | None:

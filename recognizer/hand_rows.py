@@ -175,30 +175,9 @@ def whole_row(dets: Detections, row: Sequence[int], alike: np.ndarray) -> list[i
     return [k for k in row if alike[k]]
 
 
-def _together(near: np.ndarray, alike: np.ndarray) -> np.ndarray:
-    """For each box, how many boxes of a tile's size (``alike``) lie in its cluster: the boxes reached from it through
-    boxes of a tile's size, each ``near`` the next; 0 for a box not of a tile's size."""
+def _clusters(near: np.ndarray) -> np.ndarray:
+    """(N,) a label for each box's cluster: the boxes reached from it through boxes each ``near`` the next."""
     n = len(near)
-    cluster = np.full(n, -1)
-    for start in np.flatnonzero(alike):
-        if cluster[start] >= 0:
-            continue
-        cluster[start], todo = start, [int(start)]
-        while todo:
-            k = todo.pop()
-            for j in np.flatnonzero(near[k] & alike & (cluster < 0)):
-                cluster[j] = start
-                todo.append(int(j))
-    sizes = np.bincount(cluster[cluster >= 0], minlength=n)
-    out: np.ndarray = np.where(cluster >= 0, sizes[np.maximum(cluster, 0)], 0)
-    return out
-
-
-def amid_the_set_aside(gaps: np.ndarray, in_rows: np.ndarray, joining: np.ndarray) -> np.ndarray:
-    """Which boxes lie in a cluster of boxes touching one another (``COLUMN_GAP``; ``gaps`` in tile heights) where those
-    set aside (neither in the rows nor ``joining``) are ``AMID`` or more and outnumber those in the rows: a laptop's
-    first row of keys, boxed in ones and twos below the hand, is part of the keyboard set aside, not lone tiles."""
-    n = len(gaps)
     parent = np.arange(n)
 
     def root(k: int) -> int:
@@ -206,11 +185,27 @@ def amid_the_set_aside(gaps: np.ndarray, in_rows: np.ndarray, joining: np.ndarra
             k = int(parent[k])
         return k
 
-    for a, b in zip(*np.nonzero(np.triu(gaps <= COLUMN_GAP, 1)), strict=True):
+    for a, b in zip(*np.nonzero(np.triu(near, 1)), strict=True):
         parent[root(int(b))] = root(int(a))
-    cluster = np.array([root(k) for k in range(n)])
+    return np.array([root(k) for k in range(n)], np.int64)
+
+
+def _together(near: np.ndarray, alike: np.ndarray) -> np.ndarray:
+    """For each box, how many boxes of a tile's size (``alike``) lie in its cluster: the boxes reached from it through
+    boxes of a tile's size, each ``near`` the next; 0 for a box not of a tile's size."""
+    cluster = _clusters(near & alike[:, None] & alike[None, :])
+    sizes = np.bincount(cluster[alike], minlength=len(near))
+    out: np.ndarray = np.where(alike, sizes[cluster], 0)
+    return out
+
+
+def amid_the_set_aside(gaps: np.ndarray, in_rows: np.ndarray, joining: np.ndarray) -> np.ndarray:
+    """Which boxes lie in a cluster of boxes touching one another (``COLUMN_GAP``; ``gaps`` in tile heights) where those
+    set aside (neither in the rows nor ``joining``) are ``AMID`` or more and outnumber those in the rows: a laptop's
+    first row of keys, boxed in ones and twos below the hand, is part of the keyboard set aside, not lone tiles."""
+    cluster = _clusters(gaps <= COLUMN_GAP)
     aside = ~in_rows & ~joining
-    out = np.zeros(n, bool)
+    out = np.zeros(len(gaps), bool)
     for c in np.unique(cluster):
         member = cluster == c
         many = int(aside[member].sum())

@@ -36,7 +36,7 @@ import numpy as np
 
 from recognizer.assignment import assign
 from recognizer.classify import NT_INDEX, XX_INDEX, crops_of, run_classifier
-from recognizer.detect import CONFIDENT, detect, in_a_row_with, iou_matrix, sideways, sizes_by_orientation
+from recognizer.detect import CONFIDENT, detect, grown, in_a_row_with, iou_matrix, sideways, sizes_by_orientation
 from recognizer.detections import Detections
 from recognizer.errors import TileSetError
 from recognizer.examples import (
@@ -438,11 +438,7 @@ def in_the_rows_of(fitted: np.ndarray, plain: np.ndarray) -> np.ndarray:
     keep = iou_matrix(fitted, plain).max(axis=1) >= ON_A_TILE_FOUND if len(plain) and len(fitted) else np.zeros(len(fitted), bool)
     lying = sideways(fitted)
     across = fitted[:, [1, 0, 3, 2]]  # a column of tiles laid sideways down a page is a row of them, turned
-    while True:
-        more = ~keep & (in_a_row_with(fitted, fitted[keep]) | (lying & in_a_row_with(across, across[keep & lying])))
-        if not more.any():
-            return keep
-        keep |= more
+    return grown(keep, lambda kept: in_a_row_with(fitted, fitted[kept]) | (lying & in_a_row_with(across, across[kept & lying])))
 
 
 def check_name(name: str) -> str:
