@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
@@ -9,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from recognizer.decode import BUDGET_STEPS, HandShape, Layout, copies_in_a_set, decode
+from recognizer.decode import BUDGET_STEPS, HandShape, Layout, copies_in_a_set, decode, least_under_the_count_rule
 from recognizer.labels import CLASSES
 from recognizer.likeness import pull_alike
 from scoring.arrange import Shape
@@ -126,16 +127,18 @@ CROWDED = [("1C", 0.5, "2C", 0.3)] * 10 + [("2C", 0.5, "3C", 0.3)] * 10
 
 
 def test_a_search_too_large_for_its_budget_stops_at_the_same_reading_every_time() -> None:
-    """Cut short, the search keeps what it found by then: the same reading at the same step on every run. Where it
-    stops decides what it found (too few steps find no reading at all, and the tiles keep their own ten 1C), which is
-    why it counts steps, not time."""
+    """Cut short, the search keeps what it found by then: the same reading at the same step on every run, which is
+    why it counts steps, not time. The count rule's own reading needs no search (``least_under_the_count_rule``), so
+    even a search starved of steps reads at most four of a tile, and reads them as a search given all the steps it
+    wants does."""
     probs, layout = reading(*CROWDED), Layout(tuple(range(20)))
     runs = [decode(probs, layout, budget=1000) for _ in range(3)]
     assert not runs[0].complete
     assert len({(d.best.codes, d.steps, d.best.log_ratio) for d in runs}) == 1
     assert codes(runs[0].best.codes).count("1C") == 4  # at most four of a tile
     starved = decode(probs, layout, budget=100)
-    assert not starved.complete and codes(starved.best.codes).count("1C") == 10
+    assert not starved.complete and starved.best.codes == runs[0].best.codes
+    assert starved.best.log_ratio == pytest.approx(decode(probs, layout, budget=10**5).best.log_ratio)
 
 
 def test_a_busy_machine_reads_a_photo_as_a_quiet_one_does(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -253,3 +256,59 @@ def test_the_text_names_each_tile_the_hand_changed_and_why(capsys: pytest.Captur
     _print_recognition(res, as_json=True)
     data = json.loads(capsys.readouterr().out)
     assert [(c["number"], c["from"], c["to"]) for c in data["decoded"]["changes"]] == [(tile_numbers(res)[13], "9D", "5D")]
+
+
+def test_the_count_rules_reading_is_the_least_of_all() -> None:
+    """``least_under_the_count_rule`` against every reading there is: 300 small photos (up to seven tiles, four
+    faces, some faces a tile may not be, room for 0-3 of each), the same least loss, or None exactly where no
+    reading keeps to the room."""
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        tiles, faces = int(rng.integers(1, 8)), 4
+        loss = rng.exponential(1.0, (tiles, faces))
+        loss[rng.random((tiles, faces)) < 0.25] = np.inf
+        room = rng.integers(0, 4, faces)
+        every = [sum(loss[t, f] for t, f in enumerate(pick)) for pick in itertools.product(range(faces), repeat=tiles)
+                 if all(pick.count(f) <= room[f] for f in range(faces))]
+        best = min((v for v in every if np.isfinite(v)), default=None)
+        least = least_under_the_count_rule(loss, room)
+        if best is None:
+            assert least is None
+        else:
+            assert least is not None and least[1] == pytest.approx(best)
+            assert (np.bincount(least[0], minlength=faces) <= room).all()
+
+
+def test_other_tiles_on_the_table_share_the_sets_count() -> None:
+    """Another player's tiles beside the hand are of the same set: the hand holds the pung EW EW EW, so of the three
+    tiles beside it read EW, only one can be; the hand keeps its wind and the two least sure beside it take their
+    next faces, saying why."""
+    beside = [("EW", 0.8, "SW", 0.1), ("EW", 0.5, "NW", 0.4), ("EW", 0.45, "WW", 0.4)]
+    d = decode(reading(*HAND, *beside), Layout(tuple(range(14))), budget=PROVEN)
+    assert codes(d.best.codes) == HAND + ["EW", "NW", "WW"]
+    assert [(c.tile, c.was, c.now) for c in d.changes] == [(15, "EW", "NW"), (16, "EW", "WW")]
+    assert all("a set holds at most 4 EW" in c.why for c in d.changes)
+
+
+def test_a_whole_set_laid_out_is_read_under_one_count() -> None:
+    """No hand in the photo (a set laid out as sold, a few of its tiles taken for a hand's rows): six tiles read 1B,
+    the hand's two among them, and a set has four. The two least sure of all six move, wherever they lie: here both
+    outside the rows read as the hand."""
+    rows = ["1C", "3C", "5C", "7C", "9C", "2B", "4B", "6B", "8B", "1D", "3D", "5D", "1B", "1B"]
+    beside = ["1B", "1B", ("1B", 0.5, "2F", 0.45), ("1B", 0.6, "3F", 0.35)]
+    d = decode(reading(*rows, *beside), Layout(tuple(range(14))), budget=PROVEN)
+    assert codes(d.best.codes) == rows + ["1B", "1B", "2F", "3F"]
+    assert d.best.shape is HandShape.COUNT_RULE
+
+
+def test_a_page_of_hands_composed_apart_keeps_its_tiles() -> None:
+    """Harr's page 47 prints seven 9C, each read surely: no one set holds them. Beside a hand with the pung EW EW EW,
+    three more tiles read EW surely: moving two of them would make the photo a hundred thousand times less likely,
+    far beyond ``NEAR``, so they are read as they are, and so are the hand's. The same with no hand in the rows: six
+    sure EW, one among the rows, keep their faces."""
+    beside = ["EW", "EW", "EW"]
+    d = decode(reading(*HAND, *beside), Layout(tuple(range(14))), budget=PROVEN)
+    assert codes(d.best.codes) == HAND + beside and d.changes == ()
+    no_hand = ["1C", "3C", "5C", "7C", "9C", "2B", "4B", "6B", "8B", "1D", "3D", "5D", "EW", "RD"]
+    d = decode(reading(*no_hand, *beside, "EW", "EW"), Layout(tuple(range(14))), budget=PROVEN)
+    assert d.best.shape is HandShape.COUNT_RULE and codes(d.best.codes) == no_hand + ["EW"] * 5
