@@ -215,6 +215,7 @@ class _Search:
     earlier: int = 0
     """Steps taken by the searches before this one (the fallbacks start afresh)."""
     solved: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[np.ndarray, float, int] | None] = field(default_factory=dict)
+    """``least_under_the_count_rule``'s answers, by (the tiles, sorted; the room of each face)."""
 
     def least(self, tiles: Sequence[int], room: np.ndarray) -> tuple[dict[int, int], float, int] | None:
         """``least_under_the_count_rule`` for these tiles and room (each tile's face, the loss, the moves), solved once
@@ -261,9 +262,9 @@ class _Search:
 
 
 def _losses(probs: np.ndarray, allowed: np.ndarray) -> np.ndarray:
-    """(N, C) losses: ``log p(best) - log p(face)`` for every allowed face (a probability of 0 read as 1e-30), inf
-    for the rest."""
-    p = np.where(allowed[None, :], np.maximum(probs, 1e-30), 0.0)
+    """(N, C) losses: ``log p(best) - log p(face)`` for every allowed face, inf for the rest and where the probability
+    is 0: a tile the player fixed (probability 1 on its face) is never moved, however many of its face there are."""
+    p = np.where(allowed[None, :], probs, 0.0)
     own = probs.max(axis=1, keepdims=True)
     with np.errstate(divide="ignore"):
         loss: np.ndarray = np.maximum(np.log(np.maximum(own, 1e-30)) - np.log(p), 0.0)
@@ -500,6 +501,10 @@ def _sets_and_pairs(counts: tuple[int, ...], sets: int, pairs: int) -> bool:
     return False
 
 
+#: A chain of moves counts as cheaper only by more than this: rounding in the losses' sums is not a saving.
+NO_SHORTER = 1e-12
+
+
 def least_under_the_count_rule(loss: np.ndarray, room: np.ndarray) -> tuple[np.ndarray, float, int] | None:
     """The faces (one per row of ``loss``, (T, C) each tile's loss for each face, inf where it may not be read so) of
     least total loss such that no face ``c`` is read more than ``room[c]`` times; with that loss and the moves it took.
@@ -508,8 +513,9 @@ def least_under_the_count_rule(loss: np.ndarray, room: np.ndarray) -> tuple[np.n
     Each tile starts at its own least-loss face; while a face is read too often, one tile's worth is moved along the
     cheapest chain of moves (a tile of face a read as b, a tile of b read as c, ... until a face with room) found by
     Bellman-Ford over the faces (successive shortest paths: every step keeps the reading the least for what has been
-    placed, so the last is the least of all). Exact, and a few milliseconds for a whole set's 150 tiles, where a search
-    of the readings one tile at a time is cut short long before it proves one."""
+    placed, so the last is the least of all). Exact, and about 10 ms for a whole set's 150 tiles misread on 24 (at most
+    ~50), where a search of the readings one tile at a time is cut short long before it proves one. A chain that
+    rounding error turns into a loop reads None, as no reading would."""
     tiles, faces = loss.shape
     if tiles and not np.isfinite(loss).any(axis=1).all():
         return None
@@ -529,7 +535,7 @@ def least_under_the_count_rule(loss: np.ndarray, room: np.ndarray) -> tuple[np.n
         for _ in range(faces):
             through = dist[:, None] + edge
             best_from = through.argmin(axis=0)
-            shorter = through[best_from, np.arange(faces)] < dist - 1e-12
+            shorter = through[best_from, np.arange(faces)] < dist - NO_SHORTER
             if not shorter.any():
                 break
             dist[shorter] = through[best_from, np.arange(faces)][shorter]
@@ -538,8 +544,12 @@ def least_under_the_count_rule(loss: np.ndarray, room: np.ndarray) -> tuple[np.n
         if not free.size:
             return None
         to = int(free[np.argmin(dist[free])])
+        walked = {to}
         while to != over[0]:
             a = int(came[to])
+            if a < 0 or a in walked:  # a chain gone round in rounding error: read nothing rather than loop
+                return None
+            walked.add(a)
             mover = int(np.flatnonzero(face == a)[np.argmin(extra[face == a, to])])
             face[mover] = to
             load[a] -= 1
@@ -679,14 +689,15 @@ def _one_set(search: _Search, placed: Sequence[int], copies: np.ndarray) -> bool
     page 47 shows seven 9C, six 8C, each read surely) would cost far more, and its tiles are read as they are."""
     everyone = search.least(range(len(search.every)), copies)
     hand = search.least(placed, copies)
-    return everyone is not None and (hand is None or everyone[1] - hand[1] <= NEAR)
+    return everyone is not None and hand is not None and everyone[1] - hand[1] <= NEAR
 
 
 def _with_the_rest(reading: HandReading, search: _Search, layout: Layout, copies: np.ndarray) -> HandReading:
     """The reading with the photo's other tiles (other hands on the table, a whole set laid out, tiles set aside) read
     too: all may be of one set, so they share its count of each face with the hand. The hand is read first; the rest
     take the least-loss faces the room it leaves allows (``least_under_the_count_rule``) when that is within ``NEAR``
-    of their own (``_one_set``'s reason); otherwise, or where no such reading exists, they keep their own."""
+    of their own (``_one_set``'s reason); otherwise, or where no such reading exists, they keep their own. The
+    reading's ``log_ratio`` and units stay the hand's: the rest are no part of the hand that was weighed."""
     placed = _placed(layout)
     rest = [t for t in range(len(reading.codes)) if t not in placed]
     if not rest:
@@ -792,7 +803,8 @@ def _why(tile: int, was: int, reading: HandReading, probs: np.ndarray, copies: n
 def _loose_why(tile: int, was: int, now: int, reading: HandReading, probs: np.ndarray, copies: np.ndarray,
                odds: str) -> Change:
     """Why a tile in no set moved: its own face is read as often as a set holds it, or the tiles that look like it
-    pulled it (``probs`` are the pulled ones, so its likeliest face is then the new one)."""
+    pulled it (the pipeline decodes the pulled probabilities, ``likeness.pull_alike``, against the tiles' own faces,
+    so a tile whose likeliest face is now another was moved by its look-alikes)."""
     if reading.codes.count(was) >= copies[was]:
         return Change(tile, CLASSES[was], CLASSES[now], f"a set holds at most {int(copies[was])} {CLASSES[was]} ({odds})")
     if int(np.argmax(probs[tile])) == now:

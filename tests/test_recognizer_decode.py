@@ -312,3 +312,15 @@ def test_a_page_of_hands_composed_apart_keeps_its_tiles() -> None:
     no_hand = ["1C", "3C", "5C", "7C", "9C", "2B", "4B", "6B", "8B", "1D", "3D", "5D", "EW", "RD"]
     d = decode(reading(*no_hand, *beside, "EW", "EW"), Layout(tuple(range(14))), budget=PROVEN)
     assert d.best.shape is HandShape.COUNT_RULE and codes(d.best.codes) == no_hand + ["EW"] * 5
+
+
+def test_tiles_the_player_fixed_are_never_moved() -> None:
+    """Five tiles the player typed as 1B (each probability 1 on 1B, 0 elsewhere): no set holds five, but no other face
+    is possible for any of them, so the count rule has no reading and each keeps what the player said."""
+    fixed = np.zeros((5, len(CLASSES)))
+    fixed[:, CLASSES.index("1B")] = 1.0
+    probs = np.vstack([fixed, reading("2C", "3C", "4C", "5D", "6D", "7D", "EW", "EW", "RD")])
+    d = decode(probs, Layout(tuple(range(14))), budget=PROVEN)
+    assert codes(d.best.codes)[:5] == ["1B"] * 5
+    assert all(c.tile >= 5 for c in d.changes)
+    assert least_under_the_count_rule(np.where(fixed > 0, 0.0, np.inf), copies_in_a_set()) is None
