@@ -105,6 +105,11 @@ class Layout:
     bonus: tuple[int, ...] = ()
     """Tiles laid aside as flowers and seasons: each is one, which one its reading among the eight says."""
 
+    @property
+    def placed(self) -> set[int]:
+        """Every tile the layout reads: loose, in a set, or laid aside as a bonus tile."""
+        return set(self.loose + self.bonus) | {t for s in self.sets for t in s}
+
 
 @dataclass(frozen=True)
 class Change:
@@ -521,9 +526,9 @@ def least_under_the_count_rule(loss: np.ndarray, room: np.ndarray) -> tuple[np.n
         return None
     face = loss.argmin(axis=1) if tiles else np.zeros(0, np.int64)
     load = np.bincount(face, minlength=faces)
+    rows, columns = np.arange(tiles), np.arange(faces)
     moves = 0
     while (over := np.flatnonzero(load > room)).size:
-        rows = np.arange(tiles)
         extra = loss - loss[rows, face][:, None]  # what moving each tile from its face to another costs
         edge = np.full((faces, faces), np.inf)
         by_face = np.argsort(face, kind="stable")
@@ -535,10 +540,11 @@ def least_under_the_count_rule(loss: np.ndarray, room: np.ndarray) -> tuple[np.n
         for _ in range(faces):
             through = dist[:, None] + edge
             best_from = through.argmin(axis=0)
-            shorter = through[best_from, np.arange(faces)] < dist - NO_SHORTER
+            best = through[best_from, columns]
+            shorter = best < dist - NO_SHORTER
             if not shorter.any():
                 break
-            dist[shorter] = through[best_from, np.arange(faces)][shorter]
+            dist[shorter] = best[shorter]
             came[shorter] = best_from[shorter]
         free = np.flatnonzero((load < room) & np.isfinite(dist))
         if not free.size:
@@ -556,7 +562,7 @@ def least_under_the_count_rule(loss: np.ndarray, room: np.ndarray) -> tuple[np.n
             load[to] += 1
             to = a
         moves += 1
-    return face, float(loss[np.arange(tiles), face].sum()), moves
+    return face, float(loss[rows, face].sum()), moves
 
 
 def _search_count_rule(search: _Search, tiles: Sequence[int], counts: list[int], start: float,
@@ -573,22 +579,21 @@ def _search_count_rule(search: _Search, tiles: Sequence[int], counts: list[int],
         return
     faces, total, moves = least
     search.steps += moves
+
+    def offer(loose: dict[int, int], loss: float) -> None:
+        every = dict(laid_faces)
+        every.update(loose)
+        search.offer(tuple(sorted(every.items())), loss, HandShape.COUNT_RULE,
+                     laid + tuple((Unit.LOOSE, (loose[t],), (t,)) for t in tiles))
+
     if start + total < search.bound:
-        taken.update(faces)
-        found = dict(laid_faces)
-        found.update(taken)
-        search.offer(tuple(sorted(found.items())), start + total, HandShape.COUNT_RULE,
-                     laid + tuple((Unit.LOOSE, (taken[t],), (t,)) for t in tiles))
-        taken.clear()
+        offer(faces, start + total)
 
     def step(done: float, k: int) -> None:
         if search.out_of_steps():
             return
         if k == len(order):
-            faces = dict(laid_faces)
-            faces.update(taken)
-            units = laid + tuple((Unit.LOOSE, (taken[t],), (t,)) for t in tiles)
-            search.offer(tuple(sorted(faces.items())), done, HandShape.COUNT_RULE, units)
+            offer(taken, done)
             return
         t = order[k]
         for cost, face in cand[t]:
@@ -655,7 +660,7 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
     if not search.found:
         search.limit(math.inf)
         search.restart(budget // 4)
-        placed = _placed(layout)
+        placed = layout.placed
         rest = tuple(t for t in range(len(probs)) if t not in placed)
         rest_joins = _one_set(search, sorted(placed), copies)
         everyone = tuple(sorted(placed)) + (rest if rest_joins else ())
@@ -677,11 +682,6 @@ def decode(probs: np.ndarray, layout: Layout, shapes: frozenset[Shape] = frozens
                     complete=not search.stopped, steps=search.earlier + search.steps, notes=tuple(notes))
 
 
-def _placed(layout: Layout) -> set[int]:
-    """The tiles the layout reads: the hand's, loose, in sets and laid aside as bonus tiles."""
-    return set(layout.loose + layout.bonus) | {t for s in layout.sets for t in s}
-
-
 def _one_set(search: _Search, placed: Sequence[int], copies: np.ndarray) -> bool:
     """Whether the photo's other tiles can be of the hand's set: the count rule read over every tile in the photo is
     within ``NEAR`` of it read over the hand's alone. A set sold laid out, or a table's four hands, is one set, and
@@ -698,7 +698,7 @@ def _with_the_rest(reading: HandReading, search: _Search, layout: Layout, copies
     take the least-loss faces the room it leaves allows (``least_under_the_count_rule``) when that is within ``NEAR``
     of their own (``_one_set``'s reason); otherwise, or where no such reading exists, they keep their own. The
     reading's ``log_ratio`` and units stay the hand's: the rest are no part of the hand that was weighed."""
-    placed = _placed(layout)
+    placed = layout.placed
     rest = [t for t in range(len(reading.codes)) if t not in placed]
     if not rest:
         return reading

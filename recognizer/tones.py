@@ -66,6 +66,13 @@ def relative(tone: np.ndarray, reference: np.ndarray) -> np.ndarray | None:
     return np.asarray(tone / max(float(np.percentile(reference, REFERENCE_PERCENTILE)), 1e-3), np.float32)
 
 
+def _alike(embedded: np.ndarray, pictured: np.ndarray) -> np.ndarray:
+    """How alike faces are: the mean of their embeddings' and grey faces' correlations, or 1 where the grey faces
+    alone are one picture (``SAME_PICTURE``)."""
+    out: np.ndarray = np.maximum((embedded + pictured) / 2, np.where(pictured >= SAME_PICTURE, 1.0, 0.0))
+    return out
+
+
 def alike_groups(classes: np.ndarray, embeddings: np.ndarray, faces: np.ndarray) -> tuple[frozenset[int], ...]:
     """The groups of codes (class indices) whose examples are one picture in different inks (``ALIKE``): ``classes``,
     ``embeddings`` and ``faces`` (unit face centres) one row per example."""
@@ -78,15 +85,13 @@ def alike_groups(classes: np.ndarray, embeddings: np.ndarray, faces: np.ndarray)
 
     centre = unit(np.stack([embeddings[classes == c].mean(axis=0) for c in seen]))
     face = unit(np.stack([faces[classes == c].mean(axis=0) for c in seen]))
-    pictures = face @ face.T
-    near = np.maximum((centre @ centre.T + pictures) / 2, np.where(pictures >= SAME_PICTURE, 1.0, 0.0))
+    near = _alike(centre @ centre.T, face @ face.T)
     emb = unit(embeddings)
     groups: list[set[int]] = []
     for i, j in zip(*np.nonzero(np.triu(near >= ALIKE, k=1))):
         a, b = int(seen[i]), int(seen[j])
         of_a, of_b = classes == a, classes == b
-        pictured = faces[of_a] @ faces[of_b].T
-        pairs = np.maximum((emb[of_a] @ emb[of_b].T + pictured) / 2, np.where(pictured >= SAME_PICTURE, 1.0, 0.0))
+        pairs = _alike(emb[of_a] @ emb[of_b].T, faces[of_a] @ faces[of_b].T)
         if (pairs >= PAIR_ALIKE).mean() <= MOST_PAIRS:  # alike only through a few examples: a wrong one named as the other
             continue
         joined = [g for g in groups if a in g or b in g]
