@@ -15,6 +15,7 @@ a run on a lent accelerator always ends in time with a finished schedule.
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import time
 from collections.abc import Callable
@@ -211,9 +212,36 @@ def read(model: TileReader, images: torch.Tensor, idx: np.ndarray, tight: torch.
     return np.concatenate(out) if out else np.zeros((0, len(CLASSES)))
 
 
+def followed(ema: TileReader, model: TileReader, step: int, decay: float) -> None:
+    """Move the running mean of the weights (and of the batch-norm statistics) towards the model's: early steps weigh
+    more, so the mean does not remember the ImageNet start."""
+    d = min(decay, (1 + step) / (10 + step))
+    with torch.no_grad():
+        for mean, now in zip(ema.state_dict().values(), model.state_dict().values()):
+            if mean.is_floating_point():
+                mean.mul_(d).add_(now.detach(), alpha=1 - d)
+            else:
+                mean.copy_(now)
+
+
+def unseen(model: TileReader, pack: dict[str, np.ndarray], images: torch.Tensor, tight: torch.Tensor, g: torch.Generator,
+           fold: int, name: str, log: Callable[[str], object]) -> None:
+    """Read fold ``fold``'s real crops, which the run never saw, and log top-1 per kind and the flowers and seasons."""
+    held = np.flatnonzero((pack["fold"] == fold) & (pack["kind"] != RENDER))
+    probs = read(model, images, held, tight, g)
+    right = probs.argmax(1) == pack["label"][held]
+    for k, kind in ((HK_CROP, "hk-crop"), (HK_PHOTO, "hk-photo"), (BOOK, "book")):
+        mine = pack["kind"][held] == k
+        bonus = mine & np.isin(pack["label"][held], BONUS_INDEX)
+        log(f"fold {fold} {name}unseen {kind}: top-1 {right[mine].mean():.3f} of {mine.sum()} ({right[mine].sum()}); "
+            f"flowers/seasons {right[bonus].sum()}/{bonus.sum()}")
+
+
 def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, seconds: float, seed: int,
-        batch: int = 256, log: Callable[[str], object] = print, bonus_weight: float = 1.0) -> TileReader:
-    """Train one reader without fold ``fold``'s real crops (-1: with every crop)."""
+        batch: int = 256, log: Callable[[str], object] = print, bonus_weight: float = 1.0,
+        ema_decay: float = 0.0) -> tuple[TileReader, TileReader | None]:
+    """Train one reader without fold ``fold``'s real crops (-1: with every crop); with ``ema_decay``, also the running
+    mean of its weights (``followed``), read beside it."""
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     torch.manual_seed(seed)
     g = torch.Generator(device=dev)
@@ -230,6 +258,7 @@ def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, secon
     opt = torch.optim.AdamW([{"params": model.backbone.parameters(), "lr": 5e-4},
                              {"params": model.head.parameters(), "lr": 2e-3}], weight_decay=0.05)
     base = [group["lr"] for group in opt.param_groups]
+    ema = copy.deepcopy(model).eval() if ema_decay else None
     start, step = time.time(), 0
     while True:
         progress = max(step / steps, (time.time() - start) / seconds)
@@ -247,21 +276,18 @@ def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, secon
         opt.zero_grad(set_to_none=True)
         loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward has no annotations
         opt.step()
+        if ema is not None:
+            followed(ema, model, step, ema_decay)
         step += 1
         if step % 100 == 0 or step == 1:
             log(f"fold {fold} step {step} progress {progress:.2f} loss {float(loss.detach()):.3f} {time.time() - start:.0f}s")
     log(f"fold {fold}: {step} steps in {time.time() - start:.0f}s")
     if fold >= 0:
-        held = np.flatnonzero((pack["fold"] == fold) & (pack["kind"] != RENDER))
-        probs = read(model, images, held, tight, g)
-        right = probs.argmax(1) == pack["label"][held]
-        for k, name in ((HK_CROP, "hk-crop"), (HK_PHOTO, "hk-photo"), (BOOK, "book")):
-            mine = pack["kind"][held] == k
-            bonus = mine & np.isin(pack["label"][held], [CLASSES.index(c) for c in CLASSES if c[1:] in ("F", "S")])
-            log(f"fold {fold} unseen {name}: top-1 {right[mine].mean():.3f} of {mine.sum()}; "
-                f"flowers/seasons {right[bonus].sum()}/{bonus.sum()}")
+        unseen(model, pack, images, tight, g, fold, "", log)
+        if ema is not None:
+            unseen(ema, pack, images, tight, g, fold, "mean-weights ", log)
     trained: TileReader = model.cpu().eval()
-    return trained
+    return trained, (ema.cpu().eval() if ema is not None else None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -274,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=3600.0)
     p.add_argument("--seed", type=int, default=40)
     p.add_argument("--bonus-weight", type=float, default=1.0, help="draw real flowers and seasons this many times as often")
+    p.add_argument("--ema", type=float, default=0.0,
+                   help="also keep the running mean of the weights at this decay (0.998), saved beside OUT as OUT-ema.pt")
     p.add_argument("--half", action="store_true", help="save the weights as float16 (a smaller file to bring back)")
     a = p.parse_args(argv)
     if a.out.exists():
@@ -282,11 +310,14 @@ def main(argv: list[str] | None = None) -> int:
     t = time.time()
     pack = decode_pack(a.pack)
     print(f"fold {a.fold}: {len(pack['label'])} crops decoded in {time.time() - t:.0f}s", flush=True)
-    model = fit(pack, a.weights, a.fold, a.steps, a.seconds, a.seed, log=lambda s: print(s, flush=True),
-                bonus_weight=a.bonus_weight)
-    state = {k: (v.half() if a.half and v.is_floating_point() else v) for k, v in model.state_dict().items()}
-    torch.save({"state": state, "fold": a.fold, "classes": list(CLASSES), "input": INPUT}, a.out)
-    print(f"fold {a.fold}: saved {a.out}", flush=True)
+    model, ema = fit(pack, a.weights, a.fold, a.steps, a.seconds, a.seed, log=lambda s: print(s, flush=True),
+                     bonus_weight=a.bonus_weight, ema_decay=a.ema)
+    for net, out in ((model, a.out), (ema, a.out.with_name(f"{a.out.stem}-ema{a.out.suffix}"))):
+        if net is None:
+            continue
+        state = {k: (v.half() if a.half and v.is_floating_point() else v) for k, v in net.state_dict().items()}
+        torch.save({"state": state, "fold": a.fold, "classes": list(CLASSES), "input": INPUT}, out)
+        print(f"fold {a.fold}: saved {out}", flush=True)
     return 0
 
 

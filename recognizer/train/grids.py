@@ -23,8 +23,35 @@ def _face(crops: np.ndarray, labels: np.ndarray, nt: int, rng: np.random.Generat
     return crops[i, y0:int(y0 + bh * 0.84), x0:int(x0 + bw * 0.8)]
 
 
-def grid_scene(crops: np.ndarray, labels: np.ndarray, nt: int, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A size x size paper-coloured image with blocks of tiles, and their boxes (x, y, w, h)."""
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def caption(img: np.ndarray, top: float, space: float, rng: np.random.Generator) -> None:
+    """A line of dark print across the band ``space`` high below ``top``: words of random letters and figures, their
+    baseline low in the band (a descender may touch the row below, as a book's caption sometimes does)."""
+    size = img.shape[1]
+    height = space * float(rng.uniform(0.35, 0.7))
+    if height < 5:
+        return
+    scale = height / 22.0
+    x = float(rng.uniform(0, size / 3))
+    base = round(top + (space + height) / 2)
+    ink = (int(rng.integers(0, 90)),) * 3
+    while x < size:
+        word = "".join(rng.choice(list(LETTERS), int(rng.integers(1, 9))))
+        cv2.putText(img, word, (round(x), base), cv2.FONT_HERSHEY_SIMPLEX if rng.random() < 0.5 else cv2.FONT_HERSHEY_TRIPLEX,
+                    scale, ink, max(1, round(scale * 1.5)), cv2.LINE_AA)
+        x += (len(word) + 1) * 16 * scale
+
+
+def grid_scene(crops: np.ndarray, labels: np.ndarray, nt: int, size: int, rng: np.random.Generator,
+               captions: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """A size x size paper-coloured image with blocks of tiles, and their boxes (x, y, w, h).
+
+    ``captions`` of the gaps between rows hold a line of print (``caption``; ``detector --grid-captions``): a book's
+    page labels its photos, and a detector also taught that print beside a hand is no tile must still box the tiles
+    above and below the words. At 0 the scene is drawn as before captions were added, draw for draw.
+    """
     paper = int(rng.integers(200, 256))
     img = np.full((size, size, 3), paper, np.uint8)
     boxes = []
@@ -55,7 +82,11 @@ def grid_scene(crops: np.ndarray, labels: np.ndarray, nt: int, size: int, rng: n
                     if rng.random() < 0.7:
                         cv2.rectangle(img, (xi, yi), (xi + tile.shape[1] - 1, yi + tile.shape[0] - 1), (int(rng.integers(90, 200)),) * 3, 1)
                     boxes.append([x0, y0, tile.shape[1], tile.shape[0]])
-        y += rows * (th + gap) + float(rng.uniform(0.3, 1.2)) * th
+        y += rows * (th + gap)
+        space = float(rng.uniform(0.3, 1.2)) * th
+        if captions and rng.random() < captions:
+            caption(img, y, space, rng)
+        y += space
     grey: np.ndarray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY).astype(np.float32)
     lo = float(rng.uniform(0, 90))
     grey = lo + grey * (255 - lo) / 255

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,8 +77,29 @@ def false_alarms(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return alarms
 
 
+def distractor_items(scenes: int, det_long_side: int) -> Iterator[dict[str, Any]]:
+    """Detector images of drawn hands beside a keyboard, cards, dominoes, print, a patterned cloth or stone counters
+    (``pungchow_data.distractors``, seeds ``TRAINING_SEEDS`` on; the distractor bench draws others): only the hand's
+    tiles are boxes, so whatever the detector fires on beside them is taught as background."""
+    from pungchow_data.distractors import KINDS, TRAINING_SEEDS, draw_scene
+
+    for i in range(scenes):
+        kind = KINDS[i % len(KINDS)]
+        drawn = draw_scene(kind, TRAINING_SEEDS + i)
+        h, w = drawn.image.shape[:2]
+        s = det_long_side / max(h, w)
+        if det_long_side > DETECT_LONG_SIDE:
+            s = min(s, 1.0)
+        small = cv2.resize(drawn.image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+        _, jpg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        item: dict[str, Any] = {"jpg": jpg.tobytes(), "boxes": drawn.boxes * s, "source": f"distractor-{kind}", "style": kind}
+        if det_long_side != DETECT_LONG_SIDE:
+            item["long_side"] = max(small.shape[:2])
+        yield item
+
+
 def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0, mine: tuple[str, ...] = (),
-            det_long_side: int = DETECT_LONG_SIDE) -> None:
+            det_long_side: int = DETECT_LONG_SIDE, distractor_scenes: int = 0) -> None:
     """Write OUT/{split}.pkl: detector images (JPEG bytes with a ``det_long_side`` long side + boxes) and classifier crops.
 
     A ``det_long_side`` above the detector's first look keeps the pixels its second look sees (up to
@@ -87,6 +109,9 @@ def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: in
     For the datasets in ``mine`` the detector's false alarms (``false_alarms``) are cut as not-a-tile crops too:
     they teach the classifier the clutter the detector takes for tiles. Only datasets whose every tile is
     labelled belong there (leo photos show unlabelled tiles beside the hand).
+
+    ``distractor_scenes`` drawn hands beside things that are not tiles join the training split's detector images
+    (``distractor_items``).
     """
     rng = random.Random(seed)
     for split in splits:
@@ -124,6 +149,8 @@ def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: in
                     crops.append(crop_tile(rgb, b, CACHE_CONTEXT, CACHE_SIZE))
                     labels.append(CLASSES.index(NOT_A_TILE))
                     sources.append(im.source or d)
+        if split == "train":
+            det += distractor_items(distractor_scenes, det_long_side)
         Path(out).mkdir(parents=True, exist_ok=True)
         with open(Path(out) / f"{split}.pkl", "wb") as f:
             pickle.dump({"det": det, "crops": np.stack(crops) if crops else np.zeros((0, *CACHE_SIZE, 3), np.uint8),

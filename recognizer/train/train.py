@@ -353,9 +353,11 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int = 0, init: str | None = None,
-                   grid_p: float = 0.0, lr: float = 2e-3, init_onnx: str | None = None, second_look: float = 0.0) -> None:
+                   grid_p: float = 0.0, lr: float = 2e-3, init_onnx: str | None = None, second_look: float = 0.0,
+                   captions: float = 0.0) -> None:
     """Train (or, from ``init`` / ``init_onnx``, fine-tune) the detector; ``grid_p`` of the samples are grid scenes on
-    paper, ``second_look`` of the others are scaled as the second look scales small tiles (``detector_sample``)."""
+    paper (``captions`` of their gaps printed), ``second_look`` of the others are scaled as the second look scales
+    small tiles (``detector_sample``)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     tr = _load(cache, "train")
@@ -373,7 +375,7 @@ def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int =
         imgs, hms, regs, masks = [], [], [], []
         for i in rng.choice(len(det), size=batch, p=p):
             if rng.random() < grid_p:
-                img, boxes = grid_scene(tr["crops"], tr["labels"], nt, DET_CROP, rng)
+                img, boxes = grid_scene(tr["crops"], tr["labels"], nt, DET_CROP, rng, captions)
             else:
                 img, boxes = detector_sample(det[i], rng, second_look)
             hm, reg, mask = detector_targets(boxes)
@@ -412,10 +414,14 @@ def main() -> None:
                     help="seed of the run's draws (a run continued from another's weights wants a new one)")
     ap.add_argument("--init", help="detector weights to fine-tune from")
     ap.add_argument("--grids", type=float, default=0.0, help="share of detector samples drawn as tile grids on paper")
+    ap.add_argument("--grid-captions", type=float, default=0.0,
+                    help="share of the gaps between a grid's rows that hold a line of print (recognizer/train/grids.py)")
     ap.add_argument("--second-look", type=float, default=0.0,
                     help="share of detector samples scaled as the second look scales small tiles (a cache made with --det-long-side)")
     ap.add_argument("--det-long-side", type=int, default=DETECT_LONG_SIDE,
                     help="prepare: long side the detector images are kept at (never scaled up above the first look's)")
+    ap.add_argument("--distractor-scenes", type=int, default=0,
+                    help="prepare: drawn hands beside keyboards, cards, dominoes, print, cloth or counters added to the detector images")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--leo-weight", type=float, default=LEO_WEIGHT, help="how much more often a leo photo's tile is drawn")
     ap.add_argument("--grey", type=float, default=GREY, help="chance of turning a crop grey")
@@ -433,7 +439,7 @@ def main() -> None:
                     help="share of on-the-fly tile crops that are flowers and seasons (default 8/43)")
     ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
     args = ap.parse_args()
-    shares = {"--grids": args.grids, "--second-look": args.second_look,
+    shares = {"--grids": args.grids, "--grid-captions": args.grid_captions, "--second-look": args.second_look,
               "--grey": args.grey, "--channel-shuffle": args.channel_shuffle, "--real-share": args.real_share,
               "--quarter-turn": args.quarter_turn, "--half-turn": args.half_turn, "--bonus-share": args.bonus_share}
     for flag, share in shares.items():
@@ -458,7 +464,8 @@ def main() -> None:
     if args.what == "prepare":
         if stray := [d for d in args.mine if d not in args.data]:
             ap.error(f"--mine {' '.join(stray)}: not among --data (a mined dataset is prepared like the others)")
-        prepare(args.data, args.cache, ("train", "val", "test"), mine=tuple(args.mine), det_long_side=args.det_long_side)
+        prepare(args.data, args.cache, ("train", "val", "test"), mine=tuple(args.mine), det_long_side=args.det_long_side,
+                distractor_scenes=args.distractor_scenes)
     elif args.what == "classifier":
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
                          CHANNEL_SHUFFLE=args.channel_shuffle, GREY=args.grey, HALF_TURN=args.half_turn,
@@ -472,7 +479,7 @@ def main() -> None:
                          checkpoint_every=args.checkpoint_every, stop_at=args.stop_at)
     else:
         train_detector(args.cache, args.steps, args.out, seed=args.seed, init=args.init, grid_p=args.grids, lr=args.lr,
-                       init_onnx=args.init_onnx, second_look=args.second_look)
+                       init_onnx=args.init_onnx, second_look=args.second_look, captions=args.grid_captions)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,122 @@
+"""The training run's small helpers: which weights a lent GPU brings back, the running mean, captions on paper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from recognizer.train.mean_or_last import main as mean_or_last
+from recognizer.train.mean_or_last import tallies
+
+LOG_LAST = """fold 2 unseen hk-crop: top-1 0.917 of 36 (33); flowers/seasons 1/4
+fold 2 unseen hk-photo: top-1 0.903 of 31 (28); flowers/seasons 1/4
+fold 2 unseen book: top-1 0.906 of 128 (116); flowers/seasons 0/0
+"""
+LOG_MEAN = """fold 2 mean-weights unseen hk-crop: top-1 0.944 of 36 ({crop}); flowers/seasons 2/4
+fold 2 mean-weights unseen hk-photo: top-1 0.903 of 31 (28); flowers/seasons 1/4
+fold 2 mean-weights unseen book: top-1 0.906 of 128 (116); flowers/seasons 0/0
+"""
+
+
+def run_dir(tmp_path: Path, mean_crop_right: int) -> Path:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "fold2.log").write_text(LOG_LAST + LOG_MEAN.format(crop=mean_crop_right))
+    for name in ("final", "fold2"):
+        (run / f"{name}.pt").write_bytes(b"last")
+        (run / f"{name}-ema.pt").write_bytes(b"mean")
+    return run
+
+
+def test_the_logs_are_summed_per_kind_of_weights_and_of_crop(tmp_path: Path) -> None:
+    t = tallies([run_dir(tmp_path, 34) / "fold2.log"])
+    assert t["last"]["hk-crop"] == [33, 36, 1, 4]
+    assert t["mean"]["hk-crop"] == [34, 36, 2, 4]
+    assert t["last"]["book"] == [116, 128, 0, 0]
+
+
+def test_the_mean_comes_back_when_its_readers_read_more_unseen_tiles(tmp_path: Path) -> None:
+    run = run_dir(tmp_path, 34)
+    assert mean_or_last([str(run), str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "final.pt").read_bytes() == b"mean"
+    assert (tmp_path / "out" / "fold2.pt").read_bytes() == b"mean"
+    assert not (tmp_path / "out" / "fold2-ema.pt").exists()
+
+
+def test_a_tie_keeps_the_last_weights(tmp_path: Path) -> None:
+    run = run_dir(tmp_path, 33)
+    mean_or_last([str(run), str(tmp_path / "out")])
+    assert (tmp_path / "out" / "fold2.pt").read_bytes() == b"last"
+
+
+def test_a_run_without_a_mean_brings_back_its_last_weights(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "fold2.log").write_text(LOG_LAST)
+    (run / "fold2.pt").write_bytes(b"last")
+    mean_or_last([str(run), str(tmp_path / "out")])
+    assert (tmp_path / "out" / "fold2.pt").read_bytes() == b"last"
+
+
+def test_wrong_arguments_print_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert mean_or_last(["only-one"]) == 2
+    assert "mean_or_last RUN_DIR OUT_DIR" in capsys.readouterr().out
+
+
+def test_a_caption_is_printed_inside_its_band_between_rows_of_tiles() -> None:
+    from recognizer.train.grids import caption
+
+    img = np.full((256, 256, 3), 240, np.uint8)
+    caption(img, 100.0, 30.0, np.random.default_rng(3))
+    ink = (img < 200).any(axis=2).sum(axis=1)
+    assert ink.sum(), "a 30 px band holds a line of print"
+    assert np.flatnonzero(ink).min() >= 100
+    assert ink[100:130].sum() >= 0.9 * ink.sum()
+
+
+def test_a_band_too_narrow_for_print_stays_blank() -> None:
+    from recognizer.train.grids import caption
+
+    img = np.full((64, 64, 3), 240, np.uint8)
+    caption(img, 10.0, 6.0, np.random.default_rng(0))
+    assert (img == 240).all()
+
+
+def test_the_running_mean_moves_towards_the_weights_and_forgets_the_start_quickly() -> None:
+    torch = pytest.importorskip("torch", reason="torch not installed (optional extra: pip install -e .[train])")
+    from recognizer.train.fit_real import followed
+
+    model, mean = torch.nn.BatchNorm1d(2), torch.nn.BatchNorm1d(2)
+    with torch.no_grad():
+        model.weight.fill_(1.0)
+        mean.weight.fill_(0.0)
+    model.num_batches_tracked.fill_(5)
+    followed(mean, model, 0, 0.998)  # the first step weighs 0.9: the ImageNet start is not remembered
+    assert torch.allclose(mean.weight, torch.full((2,), 0.9))
+    assert int(mean.num_batches_tracked) == 5
+    followed(mean, model, 10_000, 0.998)  # late on, the decay asked for
+    assert torch.allclose(mean.weight, torch.full((2,), 0.9 + 0.1 * 0.002))
+
+
+def test_a_distractor_scene_boxes_only_the_hands_tiles_at_the_size_it_is_kept() -> None:
+    from pungchow_data.faces import missing_fonts
+
+    if missing_fonts() is not None:
+        pytest.skip(f"the drawn hand needs the renderer's fonts: {missing_fonts()}")
+    import cv2
+
+    from pungchow_data.distractors import KINDS, TRAINING_SEEDS, draw_scene
+    from recognizer.train.prepare import distractor_items
+
+    items = list(distractor_items(2, 384))
+    assert [i["source"] for i in items] == [f"distractor-{KINDS[0]}", f"distractor-{KINDS[1]}"]
+    drawn = draw_scene(KINDS[1], TRAINING_SEEDS + 1)
+    kept = cv2.imdecode(np.frombuffer(items[1]["jpg"], np.uint8), cv2.IMREAD_COLOR)
+    s = 384 / max(drawn.image.shape[:2])
+    assert max(kept.shape[:2]) == 384
+    assert np.allclose(items[1]["boxes"], drawn.boxes * s)
+    assert "long_side" not in items[1], "at the first look's side the detector reads it as the other scenes"
+    first = draw_scene(KINDS[0], TRAINING_SEEDS)
+    assert next(distractor_items(1, 800))["long_side"] == min(800, max(first.image.shape[:2])), "never enlarged"
