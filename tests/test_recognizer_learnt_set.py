@@ -106,16 +106,18 @@ def right(read: dict[str, list[str]]) -> int:
 
 def test_two_corrected_tiles_teach_the_next_photo(home: Path) -> None:
     """Corrected on the first photo (nine of bamboo, eight of dots, and Harr's first two mandarins), the second photo
-    reads the suits right on all four of their tiles, and the first mandarin on one of its two, which the reader alone
-    reads as a season (1S, 2S); no tile reads worse than without the set (the six of bamboo, a nine turned over,
-    stays a six), and more read right (real-lite0-r4 with the count rule over the whole photo: 134 -> 135 of 144)."""
+    reads the suits right on all four of their tiles, and more of the mandarins, which the reader alone reads as
+    seasons, flowers and a bamboo (one of the four right; with the set two); no tile reads worse than without the set
+    (the six of bamboo, a nine turned over, stays a six), and more read right (the 7-bit real-lite0-r4 with the count
+    rule over the whole photo: 135 -> 136 of 144)."""
     corrected = home / "illustration_1.corrected.json"
     corrected.write_text(json.dumps({"tiles": calibration_tiles("9B", "8D", "1F", "2F")}))
     assert cli_main(["tileset", "learn", "harrs-set", str(SOURCE / "illustration_1.jpg"), "--corrected", str(corrected)]) == 0
     before, after = read_second_photo(None), read_second_photo("harrs-set")
     assert after["9B"] == ["9B"] * 4 and after["8D"] == ["8D"] * 4
     assert after["6B"] == ["6B"] * 4
-    assert before["1F"].count("1F") == 0 and after["1F"].count("1F") == 1
+    mandarins = ("1F", "2F")
+    assert sum(after[c].count(c) for c in mandarins) > sum(before[c].count(c) for c in mandarins)
     assert all(after[c].count(c) >= before[c].count(c) for c in before)
     assert right(after) > right(before)
 
@@ -198,13 +200,11 @@ def test_a_faces_only_example_named_wrongly_reads_no_tile_worse(home: Path, face
     reader sees as a face the set has not seen: one example is not enough to overturn it. Before, these seven sets lost
     nine tiles the general reader read right.
 
-    One cost stays, and is pinned here so that it is seen: the 4 of bamboo taught as an 8 boxes the photo's fourth 4 of
-    bamboo, which the general reader missed, and reads it 8B surely (its crop is the example's twin). Five 8B are one
-    too many for a set, so the count rule moves the least sure real 8B on (to 7D, and a 7D to 4D): two tiles lost,
-    132 of 144 against the general reader's 134 (the general reader before the count rule read the whole photo: 129)."""
+    The 8-bit reader with full 8-bit weights lost two tiles to the 4 of bamboo taught as an 8 (it boxed the photo's
+    fourth 4 of bamboo and read it 8B surely, and the count rule moved a real 8B on); the 7-bit reader loses none."""
     learn_corrections(home, f"slip-{face}", {face: named})
     before, after = read_second_photo(None), read_second_photo(f"slip-{face}")
-    assert lost(before, after) == (["8B->7D", "7D->4D"] if face == "4B" else [])
+    assert lost(before, after) == []
 
 
 def examples_named(*codes: str) -> Examples:
@@ -329,12 +329,12 @@ def test_the_wrong_example_still_shows_as_doubt_but_never_wins() -> None:
 
 def test_learning_the_red_dragon_keeps_the_green_dragons(home: Path) -> None:
     """Harr's photos are in grey: his red and green dragons differ only in how dark they print. Taught the red dragon
-    alone, the set cannot tell a green one from it (it has seen no green one), so the general reader's sure green
-    dragons stay green; no tile reads worse than without the set."""
+    alone, the set has seen no green one, so the general reader's sure green dragons stay green (the tones of the
+    photo's own dragons even put one it read red right); no tile reads worse than without the set."""
     learn_corrections(home, "red", {"RD": "RD"})
     before, after = read_second_photo(None), read_second_photo("red")
-    assert before["GD"].count("GD") >= 2  # real-lite0-r4 reads two of the four as blank white dragons
-    assert after["GD"] == before["GD"]
+    assert before["GD"].count("GD") >= 2
+    assert after["GD"].count("GD") >= before["GD"].count("GD")
     assert lost(before, after) == []
     assert right(after) >= right(before)
 

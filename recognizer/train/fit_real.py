@@ -89,15 +89,16 @@ def framed_on_table(x: torch.Tensor, tight: torch.Tensor, g: torch.Generator) ->
     return torch.where(tight.view(b, 1, 1, 1), canvas, x)
 
 
-def window(b: int, g: torch.Generator, dev: torch.device, train: bool) -> torch.Tensor:
+def window(b: int, g: torch.Generator, dev: torch.device, train: bool, half_turns: bool = True) -> torch.Tensor:
     """Affine maps (B, 2, 3) from the network's input to the pack crop: the box grown ``READ_CONTEXT`` (training:
-    0.88-1.2 of that, shifted, stretched, turned up to 8 degrees, sheared, half of them upside down)."""
+    0.88-1.2 of that, shifted, stretched, turned up to 8 degrees, sheared, and with ``half_turns`` half of them upside
+    down)."""
     one = torch.ones(b, device=dev)
     if train:
         def u(lo: float, hi: float) -> torch.Tensor:
             return lo + (hi - lo) * torch.rand(b, generator=g, device=dev)
         grow, aspect = READ_CONTEXT * u(0.85, 1.2), u(0.9, 1.1)
-        turn = torch.deg2rad(u(-8, 8)) + math.pi * (torch.rand(b, generator=g, device=dev) < 0.5).float()
+        turn = torch.deg2rad(u(-8, 8)) + math.pi * (torch.rand(b, generator=g, device=dev) < 0.5).float() * half_turns
         shear, dx, dy = u(-0.08, 0.08), u(-0.07, 0.07), u(-0.07, 0.07)
     else:
         grow, aspect, turn, shear, dx, dy = READ_CONTEXT * one, one, 0 * one, 0 * one, 0 * one, 0 * one
@@ -157,11 +158,12 @@ def light_and_lens(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
-def batch_input(images: torch.Tensor, idx: torch.Tensor, tight: torch.Tensor, g: torch.Generator, train: bool) -> torch.Tensor:
-    """Network input (B, 3, 160, 120), normalised as the product normalises it, for pack crops ``idx``."""
+def batch_input(images: torch.Tensor, idx: torch.Tensor, tight: torch.Tensor, g: torch.Generator, train: bool,
+                half_turns: bool = True) -> torch.Tensor:
+    """Network input (B, 3, 160, 120), normalised as the product normalises it, for pack crops ``idx`` (``window``)."""
     x = images[idx].permute(0, 3, 1, 2).float()
     x = framed_on_table(x, tight[idx], g) if train else framed_plain(x, tight[idx])
-    grid = F.affine_grid(window(len(idx), g, x.device, train), [len(idx), 3, *INPUT], align_corners=False)
+    grid = F.affine_grid(window(len(idx), g, x.device, train, half_turns), [len(idx), 3, *INPUT], align_corners=False)
     x = F.grid_sample(x / 255.0, grid, mode="bilinear", padding_mode="border", align_corners=False)
     if train:
         x = light_and_lens(x, g)

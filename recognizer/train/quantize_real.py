@@ -6,6 +6,11 @@ EfficientNet-Lite was designed for integer arithmetic (ReLU6, no squeeze-and-exc
 8-bit reader is several times quicker than the float one, and the real-photo bench decides whether it reads as well
 (``models/MODEL_CARD.md``). Calibration sets only the ranges of the activations; it uses renders and leo crops, never
 the real dev sets the bench reports on. The sidecar beside FLOAT.onnx is copied with the new file's sha256.
+
+The weights keep 7 bits (``reduce_range``): a processor without VNNI multiplies 8-bit activations by 8-bit weights in
+pairs summed into 16 bits, which overflow, so full 8-bit weights read a photo one way on such a processor and another
+way on one with VNNI (the shipped reader's tests passed on one machine and failed on the next); with 7-bit weights the
+pairs never overflow and every x86 processor computes the same integers.
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ def quantize(model: Path, pack: Path, out: Path) -> Path:
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(model), str(prepared))
         quantize_static(str(prepared), str(out), CropFeed(), quant_format=QuantFormat.QDQ, per_channel=True,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, reduce_range=True)
     quantised = onnx.load(str(out))
     fold_pads(quantised)  # the same integers, convolutions run on them (recognizer/train/foldpads.py)
     onnx.save(quantised, str(out))
@@ -69,7 +74,7 @@ def quantize(model: Path, pack: Path, out: Path) -> Path:
     if sidecar.is_file():
         meta = json.loads(sidecar.read_text())
         meta["sha256"] = sha256(out)
-        meta["quantised"] = (f"8-bit (QDQ, per-channel weights), calibrated on {CALIBRATION_CROPS} render and leo crops; each "
+        meta["quantised"] = (f"8-bit (QDQ, per-channel 7-bit weights), calibrated on {CALIBRATION_CROPS} render and leo crops; each "
                              "zero padding folded into its convolution (python -m recognizer.train.foldpads: the same "
                              "outputs, twice as fast)")
         out.with_suffix(".json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")

@@ -234,7 +234,7 @@ def fix_the_flawed_hand(p: Player, flawed: Path) -> int:
     p.tap(p.find("[class*='st-key-w_add_'][class*='_3C'] button"))
     p.find("[data-testid='stAlert']", "added #15 3C")
     p.step("added-missed-tile")
-    # The reader takes #9, a 6 of bamboo under glare, for a 3 (0.46 against 0.16). In the whole sample photo the hand decoder puts it
+    # The reader takes #9, a 6 of bamboo under glare, for a 3 (0.48 against 0.08). In the whole sample photo the hand decoder puts it
     # right; with a tile missing and another wrong no legal hand is near, so the first reading keeps 3B. With #13 put
     # right and the 3C added, the page reads the hand again around the player's tiles: 6B makes the chow 5B 6B 7B. The
     # page says so, marks #9 for the player to check, and offers the reader's 3B back as one tap; the player taps nothing.

@@ -1,0 +1,112 @@
+"""How well a reader taught only "is this tile upright?" tells a real tile's way up (issue 34, levelling; a measure).
+
+    python -m recognizer.train.way_up PACK --weights LITE0.pth --fold K [--seconds S] [--batch N]
+
+The product's classifier is trained and read both ways up, so its reading says nothing of which way up a photo is,
+and levelling turns a photo over on the detector's sureness; a detector fine-tuned on anything new then turns upright
+prints over. This trains EfficientNet-Lite0 from ImageNet weights on the pack's upright crops (renders, HK crops, HK
+photo tiles turned to stand, book tiles; not leo, whose photos hold tiles either way, nor distractors), each shown as
+it is or turned half a turn, to say which; then reads fold K's real crops, unseen, both ways, and prints per group of
+faces the share whose way up it tells. Faces that look alike upside down (many dots and bamboo, blanks, backs) cannot
+be told and are counted apart. Nothing here ships.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from recognizer.labels import CLASSES
+from recognizer.train.effnet import TileReader, load_imagenet
+from recognizer.train.fit_real import batch_input, decode_pack
+from recognizer.train.realtiles import BOOK, HK_CROP, HK_PHOTO, RENDER
+
+#: Crops whose way up is known: they are cut standing.
+UPRIGHT_KINDS = (RENDER, HK_CROP, HK_PHOTO, BOOK)
+#: Faces with no way up at all: a blank, a back, not a tile.
+NO_WAY_UP = ("WD", "XX", "NT")
+GROUPS = ("characters", "winds", "dragons", "flowers and seasons", "dots", "bamboo")
+
+
+def group_of(code: str) -> str:
+    if code in ("RD", "GD"):
+        return "dragons"
+    if code[1:] == "W":
+        return "winds"
+    if code[1:] in ("F", "S"):
+        return "flowers and seasons"
+    return {"C": "characters", "D": "dots", "B": "bamboo"}[code[1:]]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("pack", type=Path)
+    p.add_argument("--weights", type=Path, required=True)
+    p.add_argument("--fold", type=int, required=True)
+    p.add_argument("--seconds", type=float, default=240.0)
+    p.add_argument("--steps", type=int, default=1500)
+    p.add_argument("--seed", type=int, default=41)
+    p.add_argument("--batch", type=int, default=256, help="crops a step (64 on a CPU)")
+    a = p.parse_args(argv)
+    pack = decode_pack(a.pack)
+    dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    torch.manual_seed(a.seed)
+    g = torch.Generator(device=dev)
+    g.manual_seed(a.seed)
+    rng = np.random.default_rng(a.seed)
+    codes = np.array([CLASSES[k] for k in pack["label"]])
+    known = np.isin(pack["kind"], UPRIGHT_KINDS) & ~np.isin(codes, NO_WAY_UP)
+    train = np.flatnonzero(known & (pack["fold"] != a.fold))
+    held = np.flatnonzero(known & (pack["fold"] == a.fold) & (pack["kind"] != RENDER))
+    images = torch.as_tensor(pack["images"], device=dev)
+    tight = torch.as_tensor(pack["kind"] == HK_CROP, device=dev)
+    model = TileReader(2)
+    load_imagenet(model.backbone, a.weights)
+    model = model.to(dev)
+    opt = torch.optim.AdamW([{"params": model.backbone.parameters(), "lr": 5e-4},
+                             {"params": model.head.parameters(), "lr": 2e-3}], weight_decay=0.05)
+    base = [group["lr"] for group in opt.param_groups]
+    start, step = time.time(), 0
+    while (progress := max(step / a.steps, (time.time() - start) / a.seconds)) < 1.0:
+        scale = min(progress / 0.05, 1.0) if progress < 0.05 else 0.5 * (1 + math.cos(math.pi * (progress - 0.05) / 0.95))
+        for group, lr in zip(opt.param_groups, base):
+            group["lr"] = lr * scale
+        model.train()
+        pick = torch.as_tensor(rng.choice(train, a.batch), device=dev)
+        x = batch_input(images, pick, tight, g, train=True, half_turns=False)
+        over = torch.rand(len(pick), generator=g, device=dev) < 0.5
+        x = torch.where(over.view(-1, 1, 1, 1), x.flip(2, 3), x)
+        with torch.autocast("cuda", torch.bfloat16, enabled=dev.type == "cuda"):
+            logits = model(x)[0]
+        loss = F.cross_entropy(logits.float(), over.long())
+        opt.zero_grad(set_to_none=True)
+        loss.backward()  # type: ignore[no-untyped-call]  # torch's Tensor.backward has no annotations
+        opt.step()
+        step += 1
+    print(f"fold {a.fold}: {step} steps in {time.time() - start:.0f}s", flush=True)
+    model.eval()
+    right = np.zeros(len(held), bool)
+    with torch.no_grad(), torch.autocast("cuda", torch.bfloat16, enabled=dev.type == "cuda"):
+        for s in range(0, len(held), 256):
+            part = torch.as_tensor(held[s:s + 256], device=dev)
+            x = batch_input(images, part, tight, g, train=False)
+            # as the product reads: the crop as it stands and turned over; the upright one must read surer upright
+            up = model(x)[0].float().softmax(1)[:, 0]
+            down = model(x.flip(2, 3))[0].float().softmax(1)[:, 0]
+            right[s:s + len(part)] = (up > down).cpu().numpy()
+    for name in GROUPS:
+        mine = np.array([group_of(c) == name for c in codes[held]], bool)
+        if mine.any():
+            print(f"fold {a.fold} way up {name}: {right[mine].sum()}/{mine.sum()}", flush=True)
+    print(f"fold {a.fold} way up all: {right.sum()}/{len(right)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
