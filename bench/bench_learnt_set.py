@@ -47,8 +47,9 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -84,6 +85,7 @@ REALDEV = ROOT.parent / "shared" / "realdev"
 HARR = builtin_tileset_dir() / "pungchow-1922" / "source"
 HARR_LABELS = ROOT / "tests" / "fixtures" / "photos" / "illustration_2.expected.json"
 IOU = 0.5
+DRAGONS = ("RD", "GD", "WD")
 #: Two labels whose boxes overlap this much are one tile labelled twice (as ``bench_stages`` reads them).
 SAME_TILE = 0.7
 
@@ -165,6 +167,8 @@ class Tally:
     predicted: int = 0
     ms_examples: float = 0.0
     photos: int = 0
+    misread: Counter[str] = field(default_factory=Counter)
+    """At the labelled boxes, each labelled face read as another, as 'labelled->read'."""
 
     def add(self, other: Tally) -> None:
         for k in vars(self):
@@ -186,7 +190,8 @@ def read(photo: Photo, ts: TileSet | None, pipeline: bool) -> Tally:
     fx, fy = size_factors(own, (rgb.shape[1], rgb.shape[0]))
     boxes = photo.boxes * np.array([fx, fy, fx, fy], np.float32)
     d = classify(rgb, Detections(boxes, np.ones(len(boxes))), ts, drop_not_tiles=False)
-    out = Tally(sum(d.code(k) == c for k, c in enumerate(photo.codes)), len(photo.codes), photos=1)
+    out = Tally(sum(d.code(k) == c for k, c in enumerate(photo.codes)), len(photo.codes), photos=1,
+                misread=Counter(f"{c}->{d.code(k)}" for k, c in enumerate(photo.codes) if d.code(k) != c))
     if ts is not None and ts.examples is not None:
         crops = crops_of(rgb, boxes)
         probs, emb = run_classifier(crops)
@@ -249,6 +254,10 @@ def curve(title: str, photos: list[Photo], ks: tuple[int, ...], thirds: bool, pi
         print(f"  k={k} general reader       {plain.line(photos[0].complete)}")
         ms = learnt_t.ms_examples / learnt_t.photos
         print(f"  k={k} learnt set           {learnt_t.line(photos[0].complete)}  examples add {ms:.1f} ms CPU a photo")
+        wrong = sum(learnt_t.misread.values())
+        dragons = sum(n for pair, n in learnt_t.misread.items() if pair[:2] in DRAGONS and pair[-2:] in DRAGONS)
+        print(f"      misread at the boxes {wrong}, one dragon as another {dragons}: "
+              + ", ".join(f"{pair} {n}" for pair, n in learnt_t.misread.most_common(6)))
         print(f"  k={k} + one wrong per face {wrong_t.line(photos[0].complete)}", flush=True)
 
 
