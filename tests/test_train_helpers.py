@@ -120,3 +120,17 @@ def test_a_distractor_scene_boxes_only_the_hands_tiles_at_the_size_it_is_kept() 
     assert "long_side" not in items[1], "at the first look's side the detector reads it as the other scenes"
     first = draw_scene(KINDS[0], TRAINING_SEEDS)
     assert next(distractor_items(1, 800))["long_side"] == min(800, max(first.image.shape[:2])), "never enlarged"
+
+
+def test_a_run_refuses_a_decay_that_is_no_decay_and_never_writes_over_a_kept_mean(tmp_path: Path,
+                                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch", reason="torch not installed (optional extra: pip install -e .[train])")
+    from recognizer.train.fit_real import main as fit_real
+
+    pack, weights = tmp_path / "pack.npz", tmp_path / "lite0.pth"
+    assert fit_real([str(pack), "--weights", str(weights), "--out", str(tmp_path / "run.pt"), "--ema", "1.0"]) == 2
+    assert "--ema is a decay" in capsys.readouterr().out
+    (tmp_path / "run-ema.pt").write_bytes(b"kept")
+    assert fit_real([str(pack), "--weights", str(weights), "--out", str(tmp_path / "run.pt"), "--ema", "0.998"]) == 2
+    assert "run-ema.pt exists" in capsys.readouterr().out
+    assert (tmp_path / "run-ema.pt").read_bytes() == b"kept"

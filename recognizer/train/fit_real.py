@@ -306,15 +306,20 @@ def main(argv: list[str] | None = None) -> int:
                    help="also keep the running mean of the weights at this decay (0.998), saved beside OUT as OUT-ema.pt")
     p.add_argument("--half", action="store_true", help="save the weights as float16 (a smaller file to bring back)")
     a = p.parse_args(argv)
-    if a.out.exists():
-        print(f"{a.out} exists; name another file")
+    if not 0.0 <= a.ema < 1.0:
+        print(f"--ema is a decay from 0 (none) up to, not including, 1 (0.998, say), not {a.ema}")
         return 2
+    mean_out = a.out.with_name(f"{a.out.stem}-ema{a.out.suffix}")
+    for out in (a.out, mean_out) if a.ema else (a.out,):
+        if out.exists():
+            print(f"{out} exists; name another file")
+            return 2
     t = time.time()
     pack = decode_pack(a.pack)
     print(f"fold {a.fold}: {len(pack['label'])} crops decoded in {time.time() - t:.0f}s", flush=True)
     model, ema = fit(pack, a.weights, a.fold, a.steps, a.seconds, a.seed, log=lambda s: print(s, flush=True),
                      bonus_weight=a.bonus_weight, ema_decay=a.ema)
-    for net, out in ((model, a.out), (ema, a.out.with_name(f"{a.out.stem}-ema{a.out.suffix}"))):
+    for net, out in ((model, a.out), (ema, mean_out)):
         if net is None:
             continue
         state = {k: (v.half() if a.half and v.is_floating_point() else v) for k, v in net.state_dict().items()}
