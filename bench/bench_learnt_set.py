@@ -58,7 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 import bench_real  # noqa: E402
-from bench_real import HK_SETS, Models, book_folds  # noqa: E402
+from bench_real import HK_SETS, Models, book_folds, each_tile_once  # noqa: E402
 
 import recognizer.examples  # noqa: E402
 import recognizer.tileset as tileset_module  # noqa: E402
@@ -86,8 +86,6 @@ HARR = builtin_tileset_dir() / "pungchow-1922" / "source"
 HARR_LABELS = ROOT / "tests" / "fixtures" / "photos" / "illustration_2.expected.json"
 IOU = 0.5
 DRAGONS = ("RD", "GD", "WD")
-#: Two labels whose boxes overlap this much are one tile labelled twice (as ``bench_stages`` reads them).
-SAME_TILE = 0.7
 
 
 @dataclass(frozen=True)
@@ -107,16 +105,14 @@ class Photo:
 
 
 def hk_set01() -> list[Photo]:
-    """set01's photos, each tile once: ``photos.json`` labels some tiles twice (two crops were cut from one tile; 19 of
-    set01's 108 labels), and a second label can never be matched to a box the first already took."""
+    """set01's photos, each tile once (``bench_real.each_tile_once``: 19 of set01's 108 labels are a tile's second)."""
     labels = json.loads((REALDEV / "hk-sets" / "photos.json").read_text())
     out = []
     for name, v in sorted(labels.items()):
         if v["set"] != "set01":
             continue
         boxes = np.array([t["box"] for t in v["tiles"]], np.float32)
-        same = iou_matrix(boxes, boxes) > SAME_TILE
-        first = [i for i in range(len(boxes)) if not same[i, :i].any()]
+        first = each_tile_once(boxes)
         out.append(Photo(REALDEV / "hk-sets" / "photos" / name, boxes[first], tuple(v["tiles"][i]["code"] for i in first), False,
                          HK_SETS.index(v["set"])))
     return out

@@ -53,6 +53,17 @@ def group_of(code: str) -> str:
     return next(g for g, codes in GROUPS.items() if code in codes)
 
 
+#: Two labels whose boxes overlap this much are one tile labelled twice (two crops were cut from it).
+SAME_TILE = 0.7
+
+
+def each_tile_once(boxes: np.ndarray) -> list[int]:
+    """The labels to keep of an HK photo's: ``photos.json`` labels some tiles twice, and a second label could never be
+    matched to the box the first already took."""
+    same = iou_matrix(boxes, boxes) > SAME_TILE
+    return [i for i in range(len(boxes)) if not same[i, :i].any()]
+
+
 def book_folds() -> dict[str, int]:
     names = sorted(p.stem for p in (REALDEV / "book-1922" / "labels").glob("*.json"))
     return {n: i % len(HK_SETS) for i, n in enumerate(names)}

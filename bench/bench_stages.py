@@ -46,7 +46,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_real import Models, fold_of
+from bench_real import Models, each_tile_once, fold_of
 
 from recognizer.classify import NT_INDEX, classify
 from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks, other_looks, paper_painted
@@ -108,8 +108,7 @@ def hk_photos(root: Path) -> list[Labelled]:
     out = []
     for name, doc in json.loads((root / "photos.json").read_text()).items():
         boxes = np.array([t["box"] for t in doc["tiles"]], np.float32).reshape(-1, 4)
-        same = iou_matrix(boxes, boxes) > 0.7
-        first = [i for i in range(len(boxes)) if not same[i, :i].any()]
+        first = each_tile_once(boxes)
         out.append(Labelled(Path(name).stem, root / "photos" / name, boxes[first], tuple(doc["tiles"][i]["code"] for i in first), False))
     return out
 

@@ -214,6 +214,20 @@ def read(model: TileReader, images: torch.Tensor, idx: np.ndarray, tight: torch.
     return np.concatenate(out) if out else np.zeros((0, len(CLASSES)))
 
 
+def optimiser(model: TileReader) -> tuple[torch.optim.AdamW, list[float]]:
+    """The recipe's AdamW (backbone 5e-4, head 2e-3, weight decay 0.05) and its groups' base learning rates."""
+    opt = torch.optim.AdamW([{"params": model.backbone.parameters(), "lr": 5e-4},
+                             {"params": model.head.parameters(), "lr": 2e-3}], weight_decay=0.05)
+    return opt, [float(group["lr"]) for group in opt.param_groups]
+
+
+def scheduled(opt: torch.optim.Optimizer, base: list[float], progress: float) -> None:
+    """Each group's learning rate at ``progress`` (0-1) of the run: warm-up over 5 %, then cosine to nothing."""
+    scale = min(progress / 0.05, 1.0) if progress < 0.05 else 0.5 * (1 + math.cos(math.pi * (progress - 0.05) / 0.95))
+    for group, lr in zip(opt.param_groups, base):
+        group["lr"] = lr * scale
+
+
 def followed(ema: TileReader, model: TileReader, step: int, decay: float) -> None:
     """Move the running mean of the weights (and of the batch-norm statistics) towards the model's: early steps weigh
     more, so the mean does not remember the ImageNet start."""
@@ -257,18 +271,14 @@ def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, secon
     model = TileReader(len(CLASSES))
     load_imagenet(model.backbone, weights)
     model = model.to(dev).to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # torch's overloads of Module.to omit memory_format, which it takes
-    opt = torch.optim.AdamW([{"params": model.backbone.parameters(), "lr": 5e-4},
-                             {"params": model.head.parameters(), "lr": 2e-3}], weight_decay=0.05)
-    base = [group["lr"] for group in opt.param_groups]
+    opt, base = optimiser(model)
     ema = copy.deepcopy(model).eval() if ema_decay else None
     start, step = time.time(), 0
     while True:
         progress = max(step / steps, (time.time() - start) / seconds)
         if progress >= 1.0:
             break
-        scale = min(progress / 0.05, 1.0) if progress < 0.05 else 0.5 * (1 + math.cos(math.pi * (progress - 0.05) / 0.95))
-        for group, lr in zip(opt.param_groups, base):
-            group["lr"] = lr * scale
+        scheduled(opt, base, progress)
         model.train()
         pick = torch.as_tensor(rng.choice(idx, batch, p=p), device=dev)
         x = batch_input(images, pick, tight, g, train=True).contiguous(memory_format=torch.channels_last)

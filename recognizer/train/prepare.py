@@ -86,16 +86,22 @@ def distractor_items(scenes: int, det_long_side: int) -> Iterator[dict[str, Any]
     for i in range(scenes):
         kind = KINDS[i % len(KINDS)]
         drawn = draw_scene(kind, TRAINING_SEEDS + i)
-        h, w = drawn.image.shape[:2]
-        s = det_long_side / max(h, w)
-        if det_long_side > DETECT_LONG_SIDE:
-            s = min(s, 1.0)
-        small = cv2.resize(drawn.image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-        _, jpg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        item: dict[str, Any] = {"jpg": jpg.tobytes(), "boxes": drawn.boxes * s, "source": f"distractor-{kind}", "style": kind}
-        if det_long_side != DETECT_LONG_SIDE:
-            item["long_side"] = max(small.shape[:2])
-        yield item
+        yield detector_item(drawn.image, drawn.boxes, f"distractor-{kind}", kind, det_long_side)
+
+
+def detector_item(bgr: np.ndarray, boxes: np.ndarray, source: str, style: str | None, det_long_side: int) -> dict[str, Any]:
+    """One photo as the detector's cache keeps it: JPEG bytes at ``det_long_side`` (never enlarged above the first
+    look's) and its boxes scaled alike; ``long_side`` recorded when it is not the first look's."""
+    h, w = bgr.shape[:2]
+    s = det_long_side / max(h, w)
+    if det_long_side > DETECT_LONG_SIDE:
+        s = min(s, 1.0)
+    small = cv2.resize(bgr, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    _, jpg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    item: dict[str, Any] = {"jpg": jpg.tobytes(), "boxes": boxes * s, "source": source, "style": style}
+    if det_long_side != DETECT_LONG_SIDE:
+        item["long_side"] = max(small.shape[:2])
+    return item
 
 
 def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0, mine: tuple[str, ...] = (),
@@ -129,15 +135,7 @@ def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: in
                 h, w = rgb.shape[:2]
                 boxes = np.array([t.bbox for t in im.tiles], dtype=np.float32).reshape(-1, 4)
                 codes = [CLASSES.index(t.code) for t in im.tiles]
-                s = det_long_side / max(h, w)
-                if det_long_side > DETECT_LONG_SIDE:
-                    s = min(s, 1.0)
-                small = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-                _, jpg = cv2.imencode(".jpg", cv2.cvtColor(small, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
-                item = {"jpg": jpg.tobytes(), "boxes": boxes * s, "source": im.source or d, "style": im.style}
-                if det_long_side != DETECT_LONG_SIDE:
-                    item["long_side"] = max(small.shape[:2])
-                det.append(item)
+                det.append(detector_item(bgr, boxes, im.source or d, im.style, det_long_side))
                 for b, c in zip(boxes, codes):
                     crops.append(crop_tile(rgb, b, CACHE_CONTEXT, CACHE_SIZE))
                     labels.append(c)

@@ -14,7 +14,6 @@ be told and are counted apart. Nothing here ships.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from pathlib import Path
 
@@ -24,24 +23,17 @@ import torch.nn.functional as F
 
 from recognizer.labels import CLASSES
 from recognizer.train.effnet import TileReader, load_imagenet
-from recognizer.train.fit_real import batch_input, decode_pack
+from recognizer.train.fit_real import batch_input, decode_pack, optimiser, scheduled
 from recognizer.train.realtiles import BOOK, HK_CROP, HK_PHOTO, RENDER
+from scoring.tiles import Suit, Tile
 
 #: Crops whose way up is known: they are cut standing.
 UPRIGHT_KINDS = (RENDER, HK_CROP, HK_PHOTO, BOOK)
 #: Faces with no way up at all: a blank, a back, not a tile.
 NO_WAY_UP = ("WD", "XX", "NT")
-GROUPS = ("characters", "winds", "dragons", "flowers and seasons", "dots", "bamboo")
-
-
-def group_of(code: str) -> str:
-    if code in ("RD", "GD"):
-        return "dragons"
-    if code[1:] == "W":
-        return "winds"
-    if code[1:] in ("F", "S"):
-        return "flowers and seasons"
-    return {"C": "characters", "D": "dots", "B": "bamboo"}[code[1:]]
+#: The groups printed, each the suits it holds.
+GROUPS = {"characters": (Suit.CHARACTERS,), "winds": (Suit.WINDS,), "dragons": (Suit.DRAGONS,),
+          "flowers and seasons": (Suit.FLOWERS, Suit.SEASONS), "dots": (Suit.DOTS,), "bamboo": (Suit.BAMBOO,)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,14 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     model = TileReader(2)
     load_imagenet(model.backbone, a.weights)
     model = model.to(dev)
-    opt = torch.optim.AdamW([{"params": model.backbone.parameters(), "lr": 5e-4},
-                             {"params": model.head.parameters(), "lr": 2e-3}], weight_decay=0.05)
-    base = [group["lr"] for group in opt.param_groups]
+    opt, base = optimiser(model)
     start, step = time.time(), 0
     while (progress := max(step / a.steps, (time.time() - start) / a.seconds)) < 1.0:
-        scale = min(progress / 0.05, 1.0) if progress < 0.05 else 0.5 * (1 + math.cos(math.pi * (progress - 0.05) / 0.95))
-        for group, lr in zip(opt.param_groups, base):
-            group["lr"] = lr * scale
+        scheduled(opt, base, progress)
         model.train()
         pick = torch.as_tensor(rng.choice(train, a.batch), device=dev)
         x = batch_input(images, pick, tight, g, train=True, half_turns=False)
@@ -100,8 +88,9 @@ def main(argv: list[str] | None = None) -> int:
             up = model(x)[0].float().softmax(1)[:, 0]
             down = model(x.flip(2, 3))[0].float().softmax(1)[:, 0]
             right[s:s + len(part)] = (up > down).cpu().numpy()
-    for name in GROUPS:
-        mine = np.array([group_of(c) == name for c in codes[held]], bool)
+    suits = [Tile.parse(c).suit for c in codes[held]]
+    for name, members in GROUPS.items():
+        mine = np.array([suit in members for suit in suits], bool)
         if mine.any():
             print(f"fold {a.fold} way up {name}: {right[mine].sum()}/{mine.sum()}", flush=True)
     print(f"fold {a.fold} way up all: {right.sum()}/{len(right)}", flush=True)
