@@ -4,8 +4,8 @@
     python bench/bench_way_up.py --every 3       # every third leo hand
 
 A quick check beside ``bench_real.py --only book`` (which reads every tile, minutes): per photo, the turn
-``level.level`` gives it, and the evidence ``level.upside_down`` weighs, the detector's sureness of the photo as taken,
-a quarter anticlockwise, turned over and a quarter clockwise, with the gain turned over (standing plus a quarter on).
+``level.level`` gives it, and the detector's evidence ``level.turned_over`` weighs, its sureness of the photo as taken,
+a quarter anticlockwise, turned over and a quarter clockwise, with the gain turned over (``level.over_gain``).
 An upright print or hand should be read as taken; a hand turned over should be turned back (180, or near it where a
 slant is read). Reads ``../shared/realdev/book-1922`` and ``data/rec-leo`` (each skipped with a message when absent).
 """

@@ -19,7 +19,9 @@ from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, Looks, detect, scale
 from recognizer.detections import Detections
 from recognizer.geometry import DETECT_LONG_SIDE, box_key, crop_turned, edge_direction, to_input
 from recognizer.image import shrunk
+from recognizer.labels import CLASSES, NOT_A_TILE, WAY_UP_LABELS
 from recognizer.models import Model, load_model
+from scoring.tiles import Suit, Tile
 
 #: A slant under this many degrees is left alone: the classifier is trained on tiles turned that little.
 LEVEL_FROM = 10.0
@@ -32,10 +34,19 @@ SURE = 0.5
 #: The levelled photo is made no larger than tiles of this many pixels on the long side need: the
 #: bonus reader's crop (128 high for the box grown 1.2) is the largest any step reads.
 TILE_PIXELS = 160
-#: A photo taken square is turned over only when the detector is surer of it turned over, standing and a quarter on
-#: together, by this much (``upside_down``): 66 of the 67 leo hands turned over by 0.27-0.95 (leo-067, 0.14-0.19, was left
+#: The detector says a photo taken square is upside down when it is surer of it turned over, standing and a quarter on
+#: together, by this much (``over_gain``): 66 of the 67 leo hands turned over by 0.27-0.95 (leo-067, 0.14-0.19, was left
 #: upside down before too), the 15 upright 1922 dev prints, whose faces alone sway it, by at most 0.18 (example_9).
 UPSIDE_DOWN_CLEARLY = 0.22
+#: ... and leans that way from this much: then the way-up reader is asked (``turned_over``). An upright phone photo's
+#: gain is below it (every leo hand as taken -0.26 or less, the 12 MP sample +0.04: it costs them nothing more), and so
+#: is every upright 1922 dev print's but example_9's (+0.18).
+LEANS_OVER = 0.1
+#: The tiles' faces say which way up a photo is when the way-up reader's vote (``way_up_vote``) is at least this far
+#: from 0: the 15 book dev prints read by readers that never saw them +0.15 to +1.0 but one (illustration_11_2, a blurred
+#: print, -0.36, which the detector is surer of as taken); leo hands of winds and dragons as taken +0.15 to +0.55, turned
+#: over -0.21 to -0.64 (hands of dots and bamboo say nothing: ``way_up_vote`` reads characters, honours and bonus tiles).
+FACES_CLEARLY = 0.15
 #: The four ways up are looked at the base look where the tiles are this many pixels on their short side, else
 #: where they are ``LOOK_TILE``: page 49's 10 px tiles showed no shape there (the detector then turned it a quarter).
 LOOK_TILES = (16, 48)
@@ -51,6 +62,14 @@ FEW_TILES = 3
 #: A slant of this many degrees or more is turned out on the edges' word alone; a smaller one (a printed page's
 #: halftone edges read 10.5 degrees on an upright 1922 print, example_8) only when the faces read better levelled.
 SURE_SLANT = 20.0
+#: The surest tiles looked at for the faces' way up (``way_up_vote``), and how many faces with a way up must be among
+#: them: one misread face must not turn a photo.
+WAY_UP_TILES = 24
+WAY_UP_FACES = 2
+#: Which of the classifier's classes are faces with a way up: characters, winds, red and green dragons, flowers and
+#: seasons. A blank white dragon, a back or not a tile has none; many dots and bamboo look alike upside down.
+HAS_A_WAY_UP = np.array([c not in (NOT_A_TILE, "WD") and Tile.parse(c).suit not in (Suit.DOTS, Suit.BAMBOO, Suit.BACK)
+                         for c in CLASSES])
 #: How many more of the sure tiles must stand (taller than wide) in one pair of opposite looks than in the other
 #: before that pair is believed to hold the way up; closer than this, all four looks are compared by sureness.
 STANDS_CLEARLY = 0.2
@@ -153,16 +172,27 @@ def sureness(look: Detections) -> float:
     return float(look.scores.mean()) if len(look) else 0.0
 
 
-def upside_down(sure: list[float]) -> bool:
-    """Whether a photo taken square is upside down, by the detector's sureness of it (``sureness``) as taken, turned a
-    quarter anticlockwise, turned over and turned a quarter clockwise.
+def turned_over(gain: float, faces: float) -> bool:
+    """Whether a photo taken standing is upside down, by two witnesses: the detector's ``gain`` turned over
+    (``over_gain``) and the way-up reader's ``faces`` vote (``way_up_vote``). The detector must lean that way and the
+    faces say so clearly, or the detector say so clearly and the faces not deny it. The detector alone turned upright
+    prints over (printed faces sway its sureness; fine-tuned on more scenes, it turned four), the faces alone misread a
+    blurred print, and they cannot tell a hand of dots and bamboo (the detector sees a real tile's body below its face)."""
+    faces_over, faces_upright = faces <= -FACES_CLEARLY, faces >= FACES_CLEARLY
+    return (faces_over and gain >= LEANS_OVER) or (gain >= UPSIDE_DOWN_CLEARLY and not faces_upright)
+
+
+def over_gain(sure: list[float]) -> float:
+    """How much surer the detector is of a photo taken square turned over than as taken, standing and a quarter on
+    together, from its sureness (``sureness``) of the photo as taken, turned a quarter anticlockwise, turned over and
+    turned a quarter clockwise.
 
     The detector learnt real tiles from the player's side, the body below the face, and from its training photos turned
     a quarter anticlockwise, the body to the right: a photo upside down it finds surer turned over both standing and
     turned a quarter, by about as much. A printed tile shows no body, and its face alone sways the detector one way in
     one look and not in the other: upright 1922 prints it was surer of turned over (example_4, example_9, page 49)
-    were turned, though the classifier, reading both ways up, cannot tell them from upright (the tile set can)."""
-    return (sure[2] + sure[3]) - (sure[0] + sure[1]) >= UPSIDE_DOWN_CLEARLY
+    were turned, though the classifier, reading both ways up, cannot tell them from upright (the way-up reader can)."""
+    return (sure[2] + sure[3]) - (sure[0] + sure[1])
 
 
 def standing(look: Detections) -> float:
@@ -187,6 +217,31 @@ def face_sureness(rgb: np.ndarray, degrees: float, look: Detections, scale: floa
     crops = np.stack([crop_turned(image, (x + w / 2, y + h / 2, w, h, 0.0)) for x, y, w, h in sure.boxes / scale])
     probs = softmax((model or load_model("classifier")).run(to_input(crops))[0])
     return float(np.delete(probs, NT_INDEX, axis=1).max(axis=1).mean())
+
+
+def way_up_vote(rgb: np.ndarray, degrees: float, look: Detections, scale: float, way_up_model: Model | None = None,
+                classifier: Model | None = None) -> float:
+    """Which way up a look's surest tiles read, the photo turned ``degrees`` (the look's boxes found on it scaled by
+    ``scale``): from 1 (every face with a way up reads upright as it stands) to -1 (every one upside down); 0 where
+    fewer than ``WAY_UP_FACES`` such faces are found.
+
+    Each tile is read as it stands and turned over by the way-up reader, and votes the difference of the two readings'
+    "upright", if the classifier reads it as a face with a way up (``HAS_A_WAY_UP``): readers that never saw a set or
+    print told 242 of 243 of its characters and every wind, dragon and bonus tile the right way up, but dots and bamboo
+    only 0.77, and a leo hand of bamboo turned over was read upright."""
+    sure = look[look.scores >= SURE]
+    sure = sure[np.argsort(-sure.scores)[:WAY_UP_TILES]]
+    if len(sure) < WAY_UP_FACES:
+        return 0.0
+    image = turned(rgb, degrees)[0] if degrees else rgb
+    x = to_input(np.stack([crop_turned(image, (x + w / 2, y + h / 2, w, h, 0.0)) for x, y, w, h in sure.boxes / scale]))
+    counted = HAS_A_WAY_UP[(classifier or load_model("classifier")).run(x)[0].argmax(axis=1)]
+    if counted.sum() < WAY_UP_FACES:
+        return 0.0
+    x = x[counted]
+    reader = way_up_model or load_model("way_up")
+    upright = softmax(reader.run(np.concatenate([x, x[:, :, ::-1, ::-1]]))[0])[:, WAY_UP_LABELS.index("upright")]
+    return float((upright[:len(x)] - upright[len(x):]).mean())
 
 
 def look_side(dets: Detections, long_side: int) -> int:
@@ -221,25 +276,30 @@ def as_taken_look(rgb: np.ndarray, small: np.ndarray, side: int, model: Model, s
 
 
 def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: Looks | None = None,
-          directions: dict[bytes, tuple[float, float]] | None = None) -> Levelled | None:
+          directions: dict[bytes, tuple[float, float]] | None = None, way_up_model: Model | None = None) -> Levelled | None:
     """The photo turned so its tiles stand level, or None when they already do.
 
     A slant of ``LEVEL_FROM`` degrees or more (the tiles agreeing, in ``dets`` or in one look at the tiles' scale,
-    ``look_side``) is turned out; one under ``SURE_SLANT`` only when the classifier reads the faces surer levelled
-    (``face_sureness``). Which of the four quarters then is up is found in two steps, each quarter looked at once at
-    that scale. First the tiles' shape tells the upright pair from the sideways pair: where clearly more of them stand
-    (``standing``), one of those two looks is up; a photo taken square (no slant) is never turned a quarter otherwise
-    (page 49 of the 1922 book was, its tiles too small at the base look to show their shape). Then the detector says
-    which: it finds the tiles of a photo the right way up surest (a tile's body shows below its face). Its sureness
-    alone chose badly between quarters: a detector fine-tuned on more scenes was surer of a real hand at 35 degrees
-    turned a quarter on, its rows standing as columns. A photo taken square and standing is turned over only when the
-    detector is clearly surer of it so both standing and lying (``upside_down``): a photo taken from across the table,
-    not a print whose faces sway one look. So is one slanted less than ``SURE_SLANT``, or where the detector is surer
-    of it turned over and the classifier reads its faces clearly better so (``face_sureness``): an upright drawn hand
-    whose small tiles' edges read a 16 degree slant was turned over on 0.881 against 0.868. With a tile set,
-    ``as_the_faces_match`` has the last word. The look as taken is ``detect``'s own where it took one at that scale
-    (``seen``, its ``looks``): three looks to take, not four.
-    ``directions``: the way the edges run in each box looked at (``slant``), for the caller to read the tiles' tilts by.
+    ``look_side``) is turned out where the classifier reads the faces surer levelled (``face_sureness``; one under
+    ``SURE_SLANT`` clearly surer), and so is a quarter turn: a detector fine-tuned on more scenes boxed a print's tiles
+    so that they seemed to lie, or their edges to slant 37 degrees, and turned it. Which of the four quarters then is up
+    is found in two steps, each quarter looked at once at that scale. First the tiles' shape tells the upright pair from
+    the sideways pair: where clearly more of them stand (``standing``), one of those two looks is up; a photo taken
+    square (no slant) is never turned a quarter otherwise (page 49 of the 1922 book was, its tiles too small at the base
+    look to show their shape). Then which of the pair is up. For a photo standing (taken square, or slanted less than
+    ``SURE_SLANT``) two witnesses say it (``turned_over``): the detector, which finds the tiles of a photo the right way
+    up surest (a tile's body shows below its face), and the way-up reader (``way_up_vote``), asked only where the
+    detector leans towards turning it over (``LEANS_OVER``). The detector alone turned upright prints over (their faces
+    sway it) and, fine-tuned on more scenes, four of them; the faces alone cannot tell a hand of dots and bamboo
+    (slanted, with no face to tell it, it is turned over where the detector is surer of it so and the classifier reads
+    its faces clearly better so, ``face_sureness``: a leo hand of dots turned over and slanted 10 degrees). Otherwise
+    the detector's surest look of the pair is taken and the faces turn it over where they clearly read it upside down:
+    its sureness alone chose badly between quarters (a detector fine-tuned on more scenes was surer of a real hand at 35
+    degrees turned a quarter on, its rows standing as columns). With a tile set, ``as_the_faces_match`` has the last
+    word. The look as taken is ``detect``'s own where it took one at that scale (``seen``, its ``looks``): three looks
+    to take, not four.
+    ``directions``: the way the edges run in each box looked at (``slant``), for the caller to read the tiles' tilts by;
+    ``way_up_model``: the way-up reader, else the shipped one.
     """
     model = model or load_model("detector")
     h, w = rgb.shape[:2]
@@ -262,18 +322,24 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
         kept = [0, 2] if upright_pair > sideways_pair else [1, 3]
     taken_standing = (not slanted or abs(degrees) < SURE_SLANT) and kept == [0, 2]
     few = max(int((d.scores >= SURE).sum()) for d in looks) < FEW_TILES  # not the photo's sure tiles: turned over, fewer are
-    if taken_standing:  # slanted a little, turned over where the detector is clearly surer so, or surer and the faces agree
-        over = upside_down(sure) or (slanted and sure[2] > sure[0] and face_sureness(rgb, turns[2], looks[2], look)
-                                     >= face_sureness(rgb, turns[0], looks[0], look) + CLEARLY_BETTER_READ)
+    if taken_standing:
+        gain = over_gain(sure)
+        faces = way_up_vote(rgb, turns[0], looks[0], look, way_up_model) if gain >= LEANS_OVER else 0.0
+        over = turned_over(gain, faces) or (  # slanted, no face with a way up: the classifier reads them surer turned over
+            slanted and abs(faces) < FACES_CLEARLY and sure[2] > sure[0]
+            and face_sureness(rgb, turns[2], looks[2], look) >= face_sureness(rgb, turns[0], looks[0], look) + CLEARLY_BETTER_READ)
         k = 2 if over and not few else 0
-    else:
+    else:  # the pair the tiles' shape and the detector's sureness choose; which of the two is up, the faces say
         k = max(kept, key=lambda k: sure[k])
+        if (k + 2) % 4 in kept and way_up_vote(rgb, turns[k], looks[k], look, way_up_model) <= -FACES_CLEARLY:
+            k = (k + 2) % 4
     best = turns[k]
     if best == 0.0:
         return None
-    small_slant = not k and abs(degrees) < SURE_SLANT
-    if small_slant and face_sureness(rgb, best, looks[0], look) < face_sureness(rgb, 0.0, as_taken, look) + CLEARLY_BETTER_READ:
-        return None  # a small slant the faces do not confirm: print edges misread
+    if k != 2:  # a slant or a quarter the faces do not read better: print edges or a print's boxes misread
+        better = CLEARLY_BETTER_READ if not k and abs(degrees) < SURE_SLANT else 0.0
+        if face_sureness(rgb, best, looks[k], look) < face_sureness(rgb, 0.0, as_taken, look) + better:
+            return None
     found = dets[dets.scores >= SURE]
     tile = float(np.median(found.boxes[:, 2:].max(axis=1))) if len(found) else float(max(h, w))
     scale = min(1.0, TILE_PIXELS / max(tile, 1.0))

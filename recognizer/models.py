@@ -13,7 +13,7 @@ import numpy as np
 
 from recognizer.errors import ModelFileError
 from recognizer.geometry import BONUS_H, BONUS_W, CROP_H, CROP_W, DETECT_LONG_SIDE, MEAN, STD, STRIDE
-from recognizer.labels import BONUS_LABELS, CLASSES
+from recognizer.labels import BONUS_LABELS, CLASSES, WAY_UP_LABELS
 from scoring.jsonfile import JsonInputError, load_json_file
 
 SIDECAR_VERSION = 1
@@ -55,6 +55,8 @@ def expected_meta(name: str) -> dict[str, Any]:
         return {**common, "labels": list(CLASSES), "input_size": [CROP_H, CROP_W]}
     if name == "bonus":
         return {**common, "labels": list(BONUS_LABELS), "input_size": [BONUS_H, BONUS_W]}
+    if name == "way_up":
+        return {**common, "labels": list(WAY_UP_LABELS), "input_size": [CROP_H, CROP_W]}
     return {**common, "labels": ["tile"], "input_size": {"long_side": DETECT_LONG_SIDE, "pad_to_multiple_of": 32},
             "outputs": {"stride": STRIDE, "channels": ["centre_logit", "log_w", "log_h", "dx", "dy"]}}
 

@@ -16,7 +16,7 @@ from pungchow_data.faces import SHARED_DIR, missing_fonts
 from recognizer.detect import detect, iou_matrix
 from recognizer.detections import Detections
 from recognizer.image import load_photo
-from recognizer.level import LEVEL_FROM, level, slant, standing, upside_down
+from recognizer.level import FACES_CLEARLY, LEVEL_FROM, level, over_gain, slant, standing, turned_over, way_up_vote
 from recognizer.pipeline import recognize
 from tests.test_recognizer_photos import EXPECTED, PHOTOS, tile_f1
 from webapp.recognition import review_from_result
@@ -126,12 +126,51 @@ def test_an_upright_1922_print_is_read_as_printed_without_a_tile_set(name: str) 
     assert recognize(load_photo(BOOK_PHOTOS / name)).turned == 0.0
 
 
-def test_a_photo_is_upside_down_only_where_the_detector_is_surer_of_it_turned_over_standing_and_lying() -> None:
+def test_the_detector_is_surer_of_a_photo_turned_over_by_its_gain_standing_and_lying() -> None:
     """The detector's sureness as taken, a quarter anticlockwise, turned over and a quarter clockwise. leo-064 turned
     over: surer turned over both ways. Example 9 of the 1922 book, upright: surer turned over standing, barely lying."""
-    assert upside_down([0.885, 0.635, 0.967, 0.901])
-    assert not upside_down([0.703, 0.549, 0.829, 0.601])
-    assert not upside_down([0.967, 0.901, 0.885, 0.635])
+    assert over_gain([0.885, 0.635, 0.967, 0.901]) == pytest.approx(0.348)
+    assert over_gain([0.703, 0.549, 0.829, 0.601]) == pytest.approx(0.178)
+    assert over_gain([0.967, 0.901, 0.885, 0.635]) == pytest.approx(-0.348)
+
+
+@pytest.mark.parametrize("gain, faces, over, because", [
+    (0.348, 0.0, True, "leo-064 turned over: a hand of dots and bamboo says nothing, the detector sees the bodies above the faces"),
+    (0.348, -0.4, True, "both witnesses say so"),
+    (0.348, 0.94, False, "a print the detector is surer of turned over, its faces clearly upright (example_9's +0.94)"),
+    (0.18, -0.58, True, "the detector leans that way, the faces clearly read upside down"),
+    (0.05, -0.58, False, "set01-6, a jumble of tiles most of whose characters and winds lie upside down: the detector hardly leans"),
+    (0.178, 0.0, False, "example_9 with no face to tell it: the detector's gain is under UPSIDE_DOWN_CLEARLY"),
+    (-0.343, -0.36, False, "illustration_11_2, a blurred print its faces misread: the detector is surer of it as taken"),
+    (-0.02, -0.5, False, "the detector does not lean towards turning it over"),
+    (-0.6, 0.0, False, "a phone photo from the player's chair"),
+])
+def test_a_photo_is_turned_over_where_one_witness_says_so_and_the_other_does_not_deny_it(
+        gain: float, faces: float, over: bool, because: str) -> None:
+    assert turned_over(gain, faces) is over, because
+
+
+def committed(name: str) -> np.ndarray:
+    return cv2.cvtColor(cv2.imread(str(PHOTOS / name)), cv2.COLOR_BGR2RGB)
+
+
+@pytest.mark.parametrize("name", ["leo-058.jpg", "leo-059.jpg", "leo-063.jpg", "synth-000028.jpg"])
+def test_the_faces_with_a_way_up_say_which_way_up_a_photo_is(name: str) -> None:
+    """Winds, dragons and characters, read by the way-up reader as they stand and turned over: the photo as taken
+    reads clearly upright, the same photo turned over clearly upside down."""
+    rgb = committed(name)
+    over = np.ascontiguousarray(rgb[::-1, ::-1])
+    assert way_up_vote(rgb, 0.0, detect(rgb), 1.0) >= FACES_CLEARLY
+    assert way_up_vote(over, 0.0, detect(over), 1.0) <= -FACES_CLEARLY
+
+
+def test_a_hand_of_bamboo_and_dots_says_nothing_of_its_way_up() -> None:
+    """Synthetic scene 42 holds bamboo and dots alone, which look much alike either way up: the way-up reader is not
+    asked, and the detector decides."""
+    rgb = committed("synth-000042.jpg")
+    over = np.ascontiguousarray(rgb[::-1, ::-1])
+    assert way_up_vote(rgb, 0.0, detect(rgb), 1.0) == 0.0
+    assert way_up_vote(over, 0.0, detect(over), 1.0) == 0.0
 
 
 #: Turned, a photo may lose a tile it read upright (two of the leo hands lose one at some turns: 6 of 7 right).

