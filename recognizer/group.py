@@ -198,16 +198,18 @@ def no_likelier_face(dets: Detections, k: int) -> bool:
 def face_down_only_at_kong_ends(dets: Detections) -> Detections:
     """A tile lies face down at the ends of a concealed kong or among other backs: re-read a lone one in a row of three or more.
 
-    A blank white dragon and a tile back look alike to the classifier; where the table says a
-    face-down tile cannot be, take the best face among its top-3 (unless "not a tile" is likelier: it stays a back,
-    and ``hand_rows.bare_table`` takes it for the table between two sets), and where a kong's other end is
-    face down, prefer face-down for this end if it is among the top-3. The two face-up tiles of a
-    concealed kong are one face: read apart, one of them unsurely, both take the face their top-3s
-    share that is likeliest for the pair (``one_face_for_a_kong``), each keeping its own chance of it,
-    so the page asks. Kongs are taken left to right, four tiles each, as ``_split_concealed_kongs``
-    takes them: the two tiles between one kong's end and the next kong's start are not a kong.
+    A blank white dragon and a tile back look alike to the classifier; where the table says a face-down tile cannot be,
+    take the best face among its top-3 (unless "not a tile" is likelier: it stays a back, and ``hand_rows.bare_table``
+    takes it for the table between two sets) where that face is the white dragon or the back is read unsurely. A back
+    read surely stays a back, for the hand's check to ask the player to turn it: a close-up of a kong's end and two of
+    its faces read its yellow back at 0.90 as a season at 0.005. Where a kong's other end is face down, prefer face-down
+    for this end if it is among the top-3. The two face-up tiles of a concealed kong are one face: read apart, one of
+    them unsurely, both take the face their top-3s share that is likeliest for the pair (``one_face_for_a_kong``), each
+    keeping its own chance of it, so the page asks. Kongs are taken left to right, four tiles each, as
+    ``_split_concealed_kongs`` takes them: the two tiles between one kong's end and the next kong's start are not a
+    kong.
     """
-    xx, nt = CLASSES.index(FACE_DOWN), CLASSES.index("NT")
+    xx, nt, wd = CLASSES.index(FACE_DOWN), CLASSES.index("NT"), CLASSES.index("WD")
     codes = dets.codes.copy()
     for run in runs(dets):
         kong_ends: set[int] = set()
@@ -223,8 +225,8 @@ def face_down_only_at_kong_ends(dets: Detections) -> Detections:
                 codes[k] = xx
             elif k not in kong_ends and k not in backs and codes[k] == xx and len(run) >= 3:
                 faces = [c for c in dets.top3[k] if c not in (xx, nt) and c >= 0]
-                if faces and not no_likelier_face(dets, k):  # else a patch of table, read as a back (``hand_rows``)
-                    codes[k] = faces[0]
+                if faces and not no_likelier_face(dets, k) and (faces[0] == wd or dets.confidence[k] < UNSURE_BELOW):
+                    codes[k] = faces[0]  # else a patch of table (``hand_rows``) or a back surely read, for the player to turn
         s = 0
         while s < len(run) - 3:
             a, b, c, d = run[s:s + 4]

@@ -23,6 +23,7 @@ from recognizer.pipeline import recognize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
+from bench_cut_closeups import SAMPLE, cut, hand_row
 from bench_distractors import judge
 
 TILE_W, TILE_H = 40.0, 54.0
@@ -168,12 +169,12 @@ def test_the_page_names_the_boxes_set_aside_and_one_tap_counts_one_back_in() -> 
         assert len(back.hand_tiles) == len(review.hand_tiles) + 1
 
 
-def a_gap_read_as_a_back(row: Detections, at: int, *, detector: float, face: float) -> Detections:
-    """``row`` with box ``at`` read as a tile's back (0.9), "not a tile" 0.03 and its best face (3F) at ``face``, the
+def a_gap_read_as_a_back(row: Detections, at: int, *, detector: float, face: float, back: float = 0.9) -> Detections:
+    """``row`` with box ``at`` read as a tile's back (``back``), "not a tile" 0.03 and its best face (3F) at ``face``, the
     detector ``detector`` sure of it: a tile-wide patch of brown table between two sets, as drawn scene 3402 shows."""
     probs = row.probs.copy()  # type: ignore[union-attr]
     probs[at] = 0.0
-    probs[at, CLASSES.index("XX")], probs[at, CLASSES.index("NT")], probs[at, CLASSES.index("3F")] = 0.9, 0.03, face
+    probs[at, CLASSES.index("XX")], probs[at, CLASSES.index("NT")], probs[at, CLASSES.index("3F")] = back, 0.03, face
     top3 = np.argsort(-probs, axis=1)[:, :3]
     codes, scores = row.codes.copy(), row.scores.copy()
     codes[at], scores[at] = CLASSES.index("XX"), detector
@@ -196,12 +197,15 @@ def test_a_patch_of_table_between_two_sets_read_as_a_back_is_not_a_tile_of_the_h
     assert aside.table == 1 and "not counted" in aside.note([f"#{k}" for k in range(len(grouped))])[0]
 
 
-@pytest.mark.parametrize(("detector", "face", "read"), [(0.8, 0.003, "XX"), (0.4, 0.05, "3F")])
-def test_a_back_the_detector_is_sure_of_or_with_a_likelier_face_stays_a_tile(detector: float, face: float, read: str) -> None:
+@pytest.mark.parametrize(("detector", "face", "back", "read"), [(0.8, 0.003, 0.9, "XX"), (0.4, 0.05, 0.9, "XX"), (0.4, 0.3, 0.6, "3F")])
+def test_a_back_the_detector_is_sure_of_or_with_a_likelier_face_stays_a_tile(detector: float, face: float, back: float,
+                                                                            read: str) -> None:
     """The same box, but the detector sure of it (a tile lying face down, which the player must turn), or its best
-    face likelier than "not a tile" (a blank white dragon reads as a back as readily): it stays in the reading."""
+    face likelier than "not a tile": it stays in the reading. Read surely as a back (0.9), it stays a back for the
+    player to turn (a close-up of a kong's end read its yellow back at 0.90 as a season at 0.005); read unsurely (0.6),
+    it is read as its best face (a blank white dragon reads as a back as readily)."""
     row = read_as(a_row(LAID, 20, 60), LAID)
-    grouped, _, aside = group_the_hand(a_gap_read_as_a_back(row, GAP, detector=detector, face=face), (400, 800))
+    grouped, _, aside = group_the_hand(a_gap_read_as_a_back(row, GAP, detector=detector, face=face, back=back), (400, 800))
     assert len(grouped) == len(LAID) and aside.table == 0
     assert CLASSES[int(grouped.codes[GAP])] == read
 
@@ -278,3 +282,21 @@ def test_a_lone_tile_read_surely_joins_the_hand_only_within_reach_of_it(below: f
     tiles lie at most 3.6 tile heights from the rows: three below, it joins; eight below, it is set aside."""
     dets = read_as(a_row(HAND, 20, 60) + [(300, 60 + (1 + below) * TILE_H, TILE_W, TILE_H)], [*HAND, "1F"], sure=0.7)
     assert bool(hand_rows(dets, (1200, 800)).in_rows[-1]) is joins
+
+
+def test_a_close_up_of_a_kongs_face_down_end_and_two_of_its_faces_reads_the_back_as_a_back() -> None:
+    """The committed sample as a 12 MP phone takes it, cut so that its concealed kong's first face-down end and the two
+    1 bamboo beside it fill the frame: the back is read at 0.90, a season at 0.005. A lone back in a row was taken for
+    its best face, and the close-up read 4S 1B 1B; read surely, it stays a back, and the player is asked to turn it."""
+    import cv2
+
+    from recognizer.image import load_photo
+
+    rgb = cv2.resize(load_photo(SAMPLE), None, fx=4.5, fy=4.5, interpolation=cv2.INTER_CUBIC)
+    whole = recognize(rgb).detections
+    row = hand_row(whole)
+    image, _ = cut(rgb, whole.boxes[row[:3]])
+    got = recognize(image)
+    assert [whole.code(int(k)) for k in row[:3]] == ["XX", "1B", "1B"]
+    assert sorted(got.detections.code(k) for k in range(len(got.detections))) == ["1B", "1B", "XX"]
+    assert any("face-down" in p for p in got.problems)
