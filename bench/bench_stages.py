@@ -17,7 +17,8 @@ loses it (a box with IoU >= 0.5 round it counts as keeping it):
 - ``set path``: lost when the tile set refitted the boxes (``TileSet.fit``);
 - ``not a tile``: the classifier called its box not a tile and it was dropped;
 - ``set aside``: boxed and read, but set aside as not in the hand's rows (``hand_rows.group_the_hand``): still shown,
-  not counted in the hand (nor, in tile F1, as read);
+  not counted in the hand (nor, in tile F1, as read); or left out as no tile by the beside detector
+  (``beside.beside_the_hand``);
 - ``wrong code``: boxed and read, read as another face; ``right`` otherwise.
 
 Book photos (``../shared/realdev/book-1922``) are labelled whole: tile F1 counts every box read, and a tile printed
@@ -48,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_real import Models, each_tile_once, fold_of
 
+from recognizer.beside import beside_the_hand
 from recognizer.classify import NT_INDEX, classify
 from recognizer.detect import SCORE_THRESHOLD, decode, detector_input, iou_matrix, looks, other_looks, paper_painted
 from recognizer.detections import Detections
@@ -174,7 +176,7 @@ def follow(photo: Labelled, tileset: TileSet | None, model: Model) -> Followed:
     named = classify(image, dets, tileset, drop_not_tiles=False)
     tiles = named[named.codes != NT_INDEX]
     charge("not a tile", kept(on_photo(tiles).boxes, truth))
-    grouped, _, aside = group_the_hand(tiles, image.shape[:2])
+    grouped, _, aside = beside_the_hand(image, *group_the_hand(tiles, image.shape[:2]))
     tiles = on_photo(grouped[np.setdiff1d(np.arange(len(grouped)), aside.tiles)])
     charge("set aside", kept(tiles.boxes, truth))
     pairs = matched(tiles, truth)

@@ -278,17 +278,23 @@ def hand_rows(dets: Detections, frame: tuple[int, int] | None = None) -> HandRow
 
 @dataclass(frozen=True)
 class SetAside:
-    """The boxes the hand's rows left out (indices into the grouped detections), and why; and how many boxes were
-    bare table between two sets (``bare_table``), no longer in the reading."""
+    """The boxes the hand's rows left out (indices into the grouped detections), and why; how many boxes were bare
+    table between two sets (``bare_table``), and how many set aside were no tile (``beside.beside_the_hand``), no longer
+    in the reading."""
 
     tiles: tuple[int, ...]
     why: str = NOT_IN_THE_ROWS
     table: int = 0
+    no_tile: int = 0
 
     def note(self, numbers: Sequence[str]) -> list[str]:
-        """The reading's notes: the boxes set aside, named as the player sees them numbered, and the table dropped."""
+        """The reading's notes: the boxes set aside, named as the player sees them numbered, and the table and the
+        things that are no tile dropped."""
         notes = [f"{self.table} box(es) between two sets read as a tile's back, in no kong and likelier bare table than any "
                  "face, are not counted: add the tile there if one lies face down"] if self.table else []
+        if self.no_tile:
+            notes.append(f"{self.no_tile} box(es) beside the hand look like no tile (keys, cards, print) and are left out: "
+                         "add any tile of this hand that is missing")
         if not self.tiles:
             return notes
         named = ", ".join(numbers[k] for k in self.tiles[:NAMED])

@@ -1,4 +1,4 @@
-"""photo -> detect -> level -> classify -> group -> hand, timed step by step."""
+"""photo -> detect -> level -> classify -> group (what lies beside the hand looked at again) -> hand, timed step by step."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from recognizer.beside import beside_the_hand
 from recognizer.blas import one_blas_thread
 from recognizer.classify import classify, cut_by_the_frame
 from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
@@ -73,6 +74,7 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
                     directions=directions if levelled is None else None)
     lap("classify")
     dets, groups, aside = group_the_hand(dets, rgb.shape[:2])  # keys, dominoes, counters beside the hand: set aside, still shown
+    dets, groups, aside = beside_the_hand(rgb, dets, groups, aside)  # those that look like no tile at all: left out
     notes += aside.note(_numbered(dets.boxes, levelled))
     lap("group")
     shapes = get_rule_set(rules).special_shapes if rules else EVERY_BOOKS_SHAPES

@@ -1,0 +1,65 @@
+"""What lies beside the hand is kept only where a detector taught keys, cards, dominoes and print finds a tile.
+
+Given a hand drawn beside a keyboard, the keys the hand's rows set aside are left out of the reading, with a note; the
+tiles of the hand and of a whole set laid out stay, however many are set aside.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from pungchow_data.distractors import draw_scene
+from pungchow_data.faces import SHARED_DIR, missing_fonts
+from recognizer.beside import beside_scores
+from recognizer.image import load_photo
+from recognizer.pipeline import recognize
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from bench_distractors import judge
+
+NEEDS_FONTS = pytest.mark.skipif(missing_fonts() is not None, reason=f"the drawn hand needs the renderer's fonts: {missing_fonts()}")
+
+
+def read_drawn(kind: str, seed: int, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A drawn scene written as a phone's JPEG and read from the file, and what the bench makes of the reading."""
+    drawn = draw_scene(kind, seed)
+    photo = tmp_path / f"{kind}-{seed}.jpg"
+    cv2.imwrite(str(photo), drawn.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    got = recognize(photo)
+    return got, judge(drawn, got)
+
+
+@NEEDS_FONTS
+def test_keys_set_aside_beside_a_hand_leave_the_reading_with_a_note(tmp_path: Path) -> None:
+    """Drawn keyboard scene 3403: three keys below the hand were boxed and set aside, read as characters. The beside
+    detector finds no tile over them: they leave the reading, and the note counts them; every tile of the hand stays."""
+    got, outcome = read_drawn("keyboard", 3403, tmp_path)
+    assert outcome.stray == 0
+    assert outcome.boxed_in_hand == outcome.tiles
+    assert any("3 box(es) beside the hand look like no tile" in p for p in got.problems)
+
+
+HK_PHOTOS = SHARED_DIR / "realdev" / "hk-sets" / "photos"
+
+
+@pytest.mark.parametrize("name", ["set05-1.jpg", "set09-1.jpg"])
+def test_a_whole_set_laid_out_keeps_every_tile_set_aside(name: str) -> None:
+    """A whole HK set photographed laid out: most of its rows are no hand's and are set aside (52 and 118 boxes), and
+    the beside detector finds a tile over every one of them: none leaves the reading."""
+    if not (HK_PHOTOS / name).is_file():
+        pytest.skip("the HK set photos are not in ../shared/realdev/hk-sets beside the repository (or PUNGCHOW_SHARED_DIR)")
+    rgb = load_photo(HK_PHOTOS / name)
+    got = recognize(rgb)
+    aside = [k for g in got.groups if not g.in_hand for k in g.members]
+    assert len(aside) >= 50
+    assert not any("look like no tile" in p for p in got.problems)
+
+
+def test_no_box_is_scored_where_none_is_asked_of() -> None:
+    assert beside_scores(np.zeros((64, 64, 3), np.uint8), np.zeros((0, 4), np.float32)).shape == (0,)
