@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from recognizer.detect import iou_matrix, looks
+from recognizer.detect import SCORE_THRESHOLD, iou_matrix, looks
 from recognizer.detections import Detections
 from recognizer.group import Group
 from recognizer.hand_rows import SetAside, group_apart
 from recognizer.models import Model, load_model
 
 #: A box set aside stays where the beside detector finds a tile over it (IoU at least ``SAME_BOX``) at least this
-#: surely: the drawn scenes' strays it finds at all it finds at 0.33-0.43, every drawn tile at 0.61 or more; of the
-#: HK set photos' 428 boxes set aside (whole sets laid out) none is under 0.3, of the 1922 dev prints' 47 three (Harr's
-#: page 47: a labelled tile and a box on no tile; example_8: a box on no tile).
-BESIDE_SURE = 0.3
+#: surely, its own threshold (``detect.SCORE_THRESHOLD``): so a box stays where it finds a tile there at all. The drawn
+#: scenes' strays it finds at all it finds at 0.33-0.43, every drawn tile at 0.61 or more, so no higher bar parts them
+#: cleanly; of the HK set photos' 428 boxes set aside (whole sets laid out) it finds every one, of the 1922 dev prints'
+#: 47 all but three (Harr's page 47: a labelled tile and a box on no tile; example_8: a box on no tile).
+BESIDE_SURE = SCORE_THRESHOLD
 SAME_BOX = 0.3
 
 
@@ -34,9 +35,8 @@ def beside_scores(rgb: np.ndarray, boxes: np.ndarray, model: Model | None = None
     found = looks(rgb, model or load_model("beside_detector")).merged()
     if not len(found):
         return np.zeros(len(boxes), np.float32)
-    overlap = iou_matrix(boxes, found.boxes)
-    best = overlap.argmax(axis=1)
-    out: np.ndarray = np.where(overlap.max(axis=1) >= SAME_BOX, found.scores[best], 0.0).astype(np.float32)
+    over = iou_matrix(boxes, found.boxes) >= SAME_BOX
+    out: np.ndarray = np.where(over, found.scores[None, :], 0.0).max(axis=1).astype(np.float32)
     return out
 
 

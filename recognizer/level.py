@@ -35,12 +35,14 @@ SURE = 0.5
 #: bonus reader's crop (128 high for the box grown 1.2) is the largest any step reads.
 TILE_PIXELS = 160
 #: The detector says a photo taken square is upside down when it is surer of it turned over, standing and a quarter on
-#: together, by this much (``over_gain``): 66 of the 67 leo hands turned over by 0.27-0.95 (leo-067, 0.14-0.19, was left
-#: upside down before too), the 15 upright 1922 dev prints, whose faces alone sway it, by at most 0.18 (example_9).
+#: together, by this much (``over_gain``): 66 of the 67 leo hands turned over by 0.27-0.95 (leo-067 by 0.14: its
+#: winds and dragons turn it, ``LEANS_OVER``), the 15 upright 1922 dev prints, whose faces alone sway it, by at most 0.18 (example_9).
 UPSIDE_DOWN_CLEARLY = 0.22
 #: ... and leans that way from this much: then the way-up reader is asked (``turned_over``). An upright phone photo's
 #: gain is below it (every leo hand as taken -0.26 or less, the 12 MP sample +0.04: it costs them nothing more), and so
-#: is every upright 1922 dev print's but example_9's (+0.18).
+#: is every upright 1922 dev print's but example_9's (+0.18); leo-067 turned over leans +0.14, and its winds and
+#: dragons read upside down. The HK set's jumble of loose tiles set01-4, most of whose characters and winds lie upside
+#: down, leans +0.097: read either way up, its tiles read alike.
 LEANS_OVER = 0.1
 #: The tiles' faces say which way up a photo is when the way-up reader's vote (``way_up_vote``) is at least this far
 #: from 0: the 15 book dev prints read by readers that never saw them +0.15 to +1.0 but one (illustration_11_2, a blurred
@@ -59,8 +61,9 @@ CLEARLY_BETTER_READ = 0.05
 #: agreeing 0.01-0.05), and a photo of them taken square is not turned over: the detector's sureness of one tile at
 #: four turns is no evidence of its way up (a face-down tile it found at one quarter and not the other was).
 FEW_TILES = 3
-#: A slant of this many degrees or more is turned out on the edges' word alone; a smaller one (a printed page's
-#: halftone edges read 10.5 degrees on an upright 1922 print, example_8) only when the faces read better levelled.
+#: A slant of this many degrees or more is turned out where the faces read at least as well levelled; a smaller one (a
+#: printed page's halftone edges read 10.5 degrees on an upright 1922 print, example_8) only where they read clearly
+#: better (``CLEARLY_BETTER_READ``). A slant turned over as well is taken on the witnesses of its way up.
 SURE_SLANT = 20.0
 #: The surest tiles looked at for the faces' way up (``way_up_vote``), and how many faces with a way up must be among
 #: them: one misread face must not turn a photo.
@@ -176,7 +179,7 @@ def turned_over(gain: float, faces: float) -> bool:
     """Whether a photo taken standing is upside down, by two witnesses: the detector's ``gain`` turned over
     (``over_gain``) and the way-up reader's ``faces`` vote (``way_up_vote``). The detector must lean that way and the
     faces say so clearly, or the detector say so clearly and the faces not deny it. The detector alone turned upright
-    prints over (printed faces sway its sureness; fine-tuned on more scenes, it turned four), the faces alone misread a
+    prints over (printed faces sway its sureness; the four fine-tuned on more scenes turned one to three), the faces alone misread a
     blurred print, and they cannot tell a hand of dots and bamboo (the detector sees a real tile's body below its face)."""
     faces_over, faces_upright = faces <= -FACES_CLEARLY, faces >= FACES_CLEARLY
     return (faces_over and gain >= LEANS_OVER) or (gain >= UPSIDE_DOWN_CLEARLY and not faces_upright)
@@ -293,7 +296,8 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     sway it) and, fine-tuned on more scenes, four of them; the faces alone cannot tell a hand of dots and bamboo
     (slanted, with no face to tell it, it is turned over where the detector is surer of it so and the classifier reads
     its faces clearly better so, ``face_sureness``: a leo hand of dots turned over and slanted 10 degrees). Otherwise
-    the detector's surest look of the pair is taken and the faces turn it over where they clearly read it upside down:
+    the detector's surest look of the pair is taken, and turned over where the detector hardly prefers it to its
+    opposite (by less than ``LEANS_OVER``) and the faces clearly read it upside down:
     its sureness alone chose badly between quarters (a detector fine-tuned on more scenes was surer of a real hand at 35
     degrees turned a quarter on, its rows standing as columns). With a tile set, ``as_the_faces_match`` has the last
     word. The look as taken is ``detect``'s own where it took one at that scale (``seen``, its ``looks``): three looks
@@ -324,15 +328,17 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     few = max(int((d.scores >= SURE).sum()) for d in looks) < FEW_TILES  # not the photo's sure tiles: turned over, fewer are
     if taken_standing:
         gain = over_gain(sure)
-        faces = way_up_vote(rgb, turns[0], looks[0], look, way_up_model) if gain >= LEANS_OVER else 0.0
+        leans = slanted and sure[2] > sure[0]  # slanted: the detector surer of it turned over standing is enough to ask
+        faces = way_up_vote(rgb, turns[0], looks[0], look, way_up_model) if gain >= LEANS_OVER or leans else 0.0
         over = turned_over(gain, faces) or (  # slanted, no face with a way up: the classifier reads them surer turned over
-            slanted and abs(faces) < FACES_CLEARLY and sure[2] > sure[0]
+            leans and abs(faces) < FACES_CLEARLY
             and face_sureness(rgb, turns[2], looks[2], look) >= face_sureness(rgb, turns[0], looks[0], look) + CLEARLY_BETTER_READ)
         k = 2 if over and not few else 0
-    else:  # the pair the tiles' shape and the detector's sureness choose; which of the two is up, the faces say
+    else:  # the detector's surest look; turned over where it hardly prefers that to its opposite and the faces say so
         k = max(kept, key=lambda k: sure[k])
-        if (k + 2) % 4 in kept and way_up_vote(rgb, turns[k], looks[k], look, way_up_model) <= -FACES_CLEARLY:
-            k = (k + 2) % 4
+        opposite = (k + 2) % 4
+        if sure[k] - sure[opposite] < LEANS_OVER and way_up_vote(rgb, turns[k], looks[k], look, way_up_model) <= -FACES_CLEARLY:
+            k = opposite
     best = turns[k]
     if best == 0.0:
         return None

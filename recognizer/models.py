@@ -17,6 +17,8 @@ from recognizer.labels import BONUS_LABELS, CLASSES, WAY_UP_LABELS
 from scoring.jsonfile import JsonInputError, load_json_file
 
 SIDECAR_VERSION = 1
+#: The models a reading may open: the page opens them all before the first photo, so a missing one is said at once.
+SHIPPED = ("detector", "classifier", "way_up", "beside_detector")
 THREADS = 2
 #: Whether onnxruntime's threads spin, waiting for the next piece of work, between a model's steps. They do not: on
 #: two cores shared with other work, spinning threads take the cores from the work they wait for. The 12 MP sample,
@@ -61,7 +63,7 @@ def expected_meta(name: str) -> dict[str, Any]:
             "outputs": {"stride": STRIDE, "channels": ["centre_logit", "log_w", "log_h", "dx", "dy"]}}
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def load_model(name: str, directory: str | None = None) -> Model:
     """Load ``NAME.onnx`` + ``NAME.json``; fail with a clear message on any mismatch."""
     import onnxruntime as ort

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from recognizer.errors import ModelFileError
-from recognizer.models import load_model, models_dir
+from recognizer.models import SHIPPED, load_model, models_dir
 
 
 def test_shipped_models_are_small_and_load() -> None:
     files = [p for p in models_dir().rglob("*") if p.is_file()]
     assert sum(p.stat().st_size for p in files) <= 30 * 1024 * 1024
-    for name in ("detector", "classifier", "way_up"):
+    for name in SHIPPED:
         assert load_model(name).meta["sha256"]
     assert (models_dir() / "MODEL_CARD.md").is_file()
 

@@ -8,7 +8,7 @@
 # most eight files): OUT gets final.pt, fold0.pt ... fold5.pt and train.log.
 set -u
 PACK=$1 WEIGHTS=$2 OUT=$3 BUDGET=${4:-400} EXTRA=${5:-}
-RUN=/tmp/fit-run
+RUN=$(mktemp -d /tmp/fit-run.XXXXXX)  # a fresh folder: a second run never brings back the first run's files
 mkdir -p "$OUT" "$RUN"
 export PYTHONPATH=$PWD OMP_NUM_THREADS=2 PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true

@@ -5,7 +5,7 @@
 # OUT gets final.pt, fold0.pt ... fold5.pt and train.log: the eight files a lent GPU brings back.
 set -u
 PACK=$1 WEIGHTS=$2 OUT=$3 BUDGET=${4:-300}
-RUN=/tmp/way-up-run
+RUN=$(mktemp -d /tmp/way-up-run.XXXXXX)  # a fresh folder: a second run never brings back the first run's files
 mkdir -p "$OUT" "$RUN"
 export PYTHONPATH=$PWD OMP_NUM_THREADS=2 PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true

@@ -43,7 +43,7 @@ def load_reader() -> Reader:
     from recognizer import models, pipeline  # loaded when the first photo is read, not when the page starts
 
     try:
-        loaded = tuple(models.load_model(name) for name in ("detector", "classifier"))
+        loaded = tuple(models.load_model(name) for name in models.SHIPPED)
     except PungChowError as exc:
         raise ReaderMissing(f"the tile reader's model is not available ({exc}): type the hand, or add its tiles one by one") from None
     return Reader(pipeline, loaded)

@@ -1,11 +1,11 @@
 """Export a reader trained by ``fit_real`` to ONNX with the sidecar ``models.load_model`` checks.
 
-    python -m recognizer.train.export_real RUN.pt --out models [--name classifier] [--data-version TEXT]
+    python -m recognizer.train.export_real RUN.pt --out models [--name NAME] [--data-version TEXT]
 
 The network takes crops normalised as the product normalises them ((rgb/255 - 0.5) / 0.25, 160x120) and gives the
 logits over its labels and a unit embedding of its pooled features (a tile set's examples are compared in it). The run
 says which reader it is by the labels it learnt: the classifier's ``labels.CLASSES`` (``fit_real``) or the way-up
-reader's ``labels.WAY_UP_LABELS`` (``way_up``; export it ``--name way_up``); the sidecar says so to ``load_model``.
+reader's ``labels.WAY_UP_LABELS`` (``way_up``); the file is named so unless ``--name`` says otherwise (a fold reader).
 """
 
 from __future__ import annotations
@@ -42,17 +42,18 @@ def load_run(path: Path) -> tuple[TileReader, str]:
     return model.eval(), kind
 
 
-def export(run: Path, out: Path, name: str = "classifier", data_version: str = "") -> Path:
+def export(run: Path, out: Path, name: str | None = None, data_version: str = "") -> Path:
+    """OUT/NAME.onnx and its sidecar; NAME is the kind of reader the run is (``KINDS``) unless given."""
     model, kind = load_run(run)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{name}.onnx"
+    path = out / f"{name or kind}.onnx"
     torch.onnx.export(model, (torch.zeros(1, 3, *INPUT),), str(path), input_names=["input"],
                       output_names=["logits", "embedding"],
                       dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}},
                       opset_version=17, dynamo=False)
     meta = {"sidecar_version": SIDECAR_VERSION, "name": kind, **expected_meta(kind), "sha256": sha256(path),
             "pretrained": PRETRAINED, "training_data": data_version}
-    (out / f"{name}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+    (out / f"{name or kind}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     return path
 
 
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("run", type=Path)
     p.add_argument("--out", type=Path, default=Path("models"))
-    p.add_argument("--name", default="classifier")
+    p.add_argument("--name", help="the file's name (default: the kind of reader the run is, classifier or way_up)")
     p.add_argument("--data-version", default="")
     a = p.parse_args(argv)
     print(export(a.run, a.out, a.name, a.data_version))
