@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from recognizer.classify import NT_INDEX, softmax
 from recognizer.detect import MAX_LONG_SIDE, SMALLEST_LOOK, Looks, detect, scaled_look, tile_like
 from recognizer.detections import Detections
-from recognizer.geometry import DETECT_LONG_SIDE, box_key, crop_turned, edge_direction, to_input
+from recognizer.geometry import CROP_H, CROP_W, DETECT_LONG_SIDE, box_key, crop_turned, edge_direction, to_input
 from recognizer.image import shrunk
 from recognizer.labels import CLASSES, NOT_A_TILE, WAY_UP_LABELS
 from recognizer.models import Model, load_model
@@ -207,37 +208,41 @@ def standing(look: Detections) -> float:
     return float((sure.boxes[:, 3] > sure.boxes[:, 2]).mean()) if len(sure) else 0.5
 
 
-def face_sureness(rgb: np.ndarray, degrees: float, look: Detections, scale: float, model: Model | None = None) -> float:
-    """How surely the classifier reads a look's surest tiles as faces, the photo turned ``degrees`` (the look's boxes
-    found on it scaled by ``scale``), from the photo's own pixels, each tile read only the way it stands in its box:
-    not also upside down (as the product reads it, so the way up is the question here), nor turned a quarter when
-    lying (so a photo whose tiles lie reads worse than the same photo turned so they stand)."""
+def surest_crops(image: np.ndarray, look: Detections, scale: float, most: int) -> np.ndarray:
+    """The network input of a look's ``most`` surest tiles, cut from ``image`` (the photo, turned as the look saw it;
+    the look's boxes scaled by ``scale`` on it) each as it stands in its box."""
     sure = look[look.scores >= SURE]
-    sure = sure[np.argsort(-sure.scores)[:TILES_LOOKED_AT]]
+    sure = sure[np.argsort(-sure.scores)[:most]]
     if not len(sure):
+        return np.zeros((0, 3, CROP_H, CROP_W), np.float32)
+    return to_input(np.stack([crop_turned(image, (x + w / 2, y + h / 2, w, h, 0.0)) for x, y, w, h in sure.boxes / scale]))
+
+
+def face_sureness(image: np.ndarray, look: Detections, scale: float, model: Model | None = None) -> float:
+    """How surely the classifier reads a look's surest tiles as faces, on ``image``, the photo turned as the look saw it
+    (the look's boxes found on it scaled by ``scale``), from the photo's own pixels, each tile read only the way it
+    stands in its box: not also upside down (as the product reads it, so the way up is the question here), nor turned
+    a quarter when lying (so a photo whose tiles lie reads worse than the same photo turned so they stand)."""
+    x = surest_crops(image, look, scale, TILES_LOOKED_AT)
+    if not len(x):
         return 0.0
-    image = turned(rgb, degrees)[0] if degrees else rgb
-    crops = np.stack([crop_turned(image, (x + w / 2, y + h / 2, w, h, 0.0)) for x, y, w, h in sure.boxes / scale])
-    probs = softmax((model or load_model("classifier")).run(to_input(crops))[0])
+    probs = softmax((model or load_model("classifier")).run(x)[0])
     return float(np.delete(probs, NT_INDEX, axis=1).max(axis=1).mean())
 
 
-def way_up_vote(rgb: np.ndarray, degrees: float, look: Detections, scale: float, way_up_model: Model | None = None,
+def way_up_vote(image: np.ndarray, look: Detections, scale: float, way_up_model: Model | None = None,
                 classifier: Model | None = None) -> float:
-    """Which way up a look's surest tiles read, the photo turned ``degrees`` (the look's boxes found on it scaled by
-    ``scale``): from 1 (every face with a way up reads upright as it stands) to -1 (every one upside down); 0 where
-    fewer than ``WAY_UP_FACES`` such faces are found.
+    """Which way up a look's surest tiles read on ``image``, the photo turned as the look saw it (the look's boxes
+    found on it scaled by ``scale``): from 1 (every face with a way up reads upright as it stands) to -1 (every one
+    upside down); 0 where fewer than ``WAY_UP_FACES`` such faces are found.
 
     Each tile is read as it stands and turned over by the way-up reader, and votes the difference of the two readings'
     "upright", if the classifier reads it as a face with a way up (``HAS_A_WAY_UP``): readers that never saw a set or
     print told 242 of 243 of its characters and every wind, dragon and bonus tile the right way up, but dots and bamboo
     only 0.77, and a leo hand of bamboo turned over was read upright."""
-    sure = look[look.scores >= SURE]
-    sure = sure[np.argsort(-sure.scores)[:WAY_UP_TILES]]
-    if len(sure) < WAY_UP_FACES:
+    x = surest_crops(image, look, scale, WAY_UP_TILES)
+    if len(x) < WAY_UP_FACES:
         return 0.0
-    image = turned(rgb, degrees)[0] if degrees else rgb
-    x = to_input(np.stack([crop_turned(image, (x + w / 2, y + h / 2, w, h, 0.0)) for x, y, w, h in sure.boxes / scale]))
     counted = HAS_A_WAY_UP[(classifier or load_model("classifier")).run(x)[0].argmax(axis=1)]
     if counted.sum() < WAY_UP_FACES:
         return 0.0
@@ -326,25 +331,35 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
         kept = [0, 2] if upright_pair > sideways_pair else [1, 3]
     taken_standing = (not slanted or abs(degrees) < SURE_SLANT) and kept == [0, 2]
     few = max(int((d.scores >= SURE).sum()) for d in looks) < FEW_TILES  # not the photo's sure tiles: turned over, fewer are
+
+    @cache
+    def view(t: float) -> np.ndarray:
+        """The photo turned ``t`` degrees: a 12 MP photo is turned once, however often its faces are read."""
+        return turned(rgb, t)[0] if t else rgb
+
+    @cache
+    def faces_read(k: int) -> float:
+        """``face_sureness`` of look ``k`` (-1: the photo as taken), read once."""
+        return face_sureness(view(turns[k]), looks[k], look) if k >= 0 else face_sureness(rgb, as_taken, look)
+
     if taken_standing:
         gain = over_gain(sure)
         leans = slanted and sure[2] > sure[0]  # slanted: the detector surer of it turned over standing is enough to ask
-        faces = way_up_vote(rgb, turns[0], looks[0], look, way_up_model) if gain >= LEANS_OVER or leans else 0.0
+        faces = way_up_vote(view(turns[0]), looks[0], look, way_up_model) if gain >= LEANS_OVER or leans else 0.0
         over = turned_over(gain, faces) or (  # slanted, no face with a way up: the classifier reads them surer turned over
-            leans and abs(faces) < FACES_CLEARLY
-            and face_sureness(rgb, turns[2], looks[2], look) >= face_sureness(rgb, turns[0], looks[0], look) + CLEARLY_BETTER_READ)
+            leans and abs(faces) < FACES_CLEARLY and faces_read(2) >= faces_read(0) + CLEARLY_BETTER_READ)
         k = 2 if over and not few else 0
     else:  # the detector's surest look; turned over where it hardly prefers that to its opposite and the faces say so
         k = max(kept, key=lambda k: sure[k])
         opposite = (k + 2) % 4
-        if sure[k] - sure[opposite] < LEANS_OVER and way_up_vote(rgb, turns[k], looks[k], look, way_up_model) <= -FACES_CLEARLY:
+        if sure[k] - sure[opposite] < LEANS_OVER and way_up_vote(view(turns[k]), looks[k], look, way_up_model) <= -FACES_CLEARLY:
             k = opposite
     best = turns[k]
     if best == 0.0:
         return None
     if k != 2:  # a slant or a quarter the faces do not read better: print edges or a print's boxes misread
         better = CLEARLY_BETTER_READ if not k and abs(degrees) < SURE_SLANT else 0.0
-        if face_sureness(rgb, best, looks[k], look) < face_sureness(rgb, 0.0, as_taken, look) + better:
+        if faces_read(k) < faces_read(-1) + better:
             return None
     found = dets[dets.scores >= SURE]
     tile = float(np.median(found.boxes[:, 2:].max(axis=1))) if len(found) else float(max(h, w))

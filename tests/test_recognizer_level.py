@@ -160,8 +160,8 @@ def test_the_faces_with_a_way_up_say_which_way_up_a_photo_is(name: str) -> None:
     reads clearly upright, the same photo turned over clearly upside down."""
     rgb = committed(name)
     over = np.ascontiguousarray(rgb[::-1, ::-1])
-    assert way_up_vote(rgb, 0.0, detect(rgb), 1.0) >= FACES_CLEARLY
-    assert way_up_vote(over, 0.0, detect(over), 1.0) <= -FACES_CLEARLY
+    assert way_up_vote(rgb, detect(rgb), 1.0) >= FACES_CLEARLY
+    assert way_up_vote(over, detect(over), 1.0) <= -FACES_CLEARLY
 
 
 def test_a_hand_of_bamboo_and_dots_says_nothing_of_its_way_up() -> None:
@@ -169,8 +169,8 @@ def test_a_hand_of_bamboo_and_dots_says_nothing_of_its_way_up() -> None:
     asked, and the detector decides."""
     rgb = committed("synth-000042.jpg")
     over = np.ascontiguousarray(rgb[::-1, ::-1])
-    assert way_up_vote(rgb, 0.0, detect(rgb), 1.0) == 0.0
-    assert way_up_vote(over, 0.0, detect(over), 1.0) == 0.0
+    assert way_up_vote(rgb, detect(rgb), 1.0) == 0.0
+    assert way_up_vote(over, detect(over), 1.0) == 0.0
 
 
 #: Turned, a photo may lose a tile it read upright (two of the leo hands lose one at some turns: 6 of 7 right).
