@@ -2,6 +2,8 @@
 
     python bench/bench_cut_closeups.py                                # the committed sample, as a 12 MP phone takes it
     python bench/bench_cut_closeups.py PHOTO.jpg --tiles 8 4 3 2 1 --times 1
+    python bench/bench_cut_closeups.py --times 1 tests/fixtures/photos/leo-0*.jpg ../shared/realdev/hk-sets/photos/set0[1-9]-1.* \
+        ../shared/realdev/hk-sets/photos/set11-1.jpg ../shared/realdev/hk-sets/photos/set01-2.jpg   # real photos, totalled
 
 A player photographs one pung or kong up close as often as a whole hand. The whole photo is read first; its hand row's
 tiles are the truth. Then runs of ``--tiles`` neighbouring tiles of that row are cut out, the frame as wide as the run
@@ -68,20 +70,16 @@ def read_cut(rgb: np.ndarray, boxes: np.ndarray, codes: list[str]) -> tuple[int,
     return right, int((iou.max(axis=1) < 0.5).sum())
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("photo", nargs="?", type=Path, default=SAMPLE)
-    ap.add_argument("--tiles", type=int, nargs="+", default=[8, 4, 3, 2, 1])
-    ap.add_argument("--times", type=float, default=4.5, help="enlarge the photo this much first (4.5: the sample as 12 MP)")
-    args = ap.parse_args()
-    rgb = load_photo(args.photo)
-    if args.times != 1:
-        rgb = cv2.resize(rgb, None, fx=args.times, fy=args.times, interpolation=cv2.INTER_CUBIC)
+def read_photo(photo: Path, tiles: list[int], times: float) -> tuple[int, int]:
+    """Print one photo's cuts; (tiles read as in the whole photo, tiles cut)."""
+    rgb = load_photo(photo)
+    if times != 1:
+        rgb = cv2.resize(rgb, None, fx=times, fy=times, interpolation=cv2.INTER_CUBIC)
     whole = recognize(rgb).detections
     row = hand_row(whole)
-    print(f"{args.photo.name} at {rgb.shape[1]}x{rgb.shape[0]}: hand row of {len(row)} tiles, read {''.join(whole.code(i) for i in row)}")
+    print(f"{photo.name} at {rgb.shape[1]}x{rgb.shape[0]}: hand row of {len(row)} tiles, read {''.join(whole.code(i) for i in row)}")
     total, found = 0, 0
-    for n in args.tiles:
+    for n in tiles:
         right, extra, cuts = 0, 0, 0
         for start in range(0, len(row) - n + 1, max(1, n)):
             idx = row[start:start + n]
@@ -91,6 +89,21 @@ def main() -> None:
         total, found = total + cuts * n, found + right
         print(f"{n} tile(s) filling the frame: {cuts} cuts, {right} of {cuts * n} tiles read as in the whole photo, {extra} extra boxes")
     print(f"all cuts: {found} of {total} ({found / max(total, 1):.3f})")
+    return found, total
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("photos", nargs="*", type=Path, default=[SAMPLE])
+    ap.add_argument("--tiles", type=int, nargs="+", default=[8, 4, 3, 2, 1])
+    ap.add_argument("--times", type=float, default=4.5, help="enlarge the photo this much first (4.5: the sample as 12 MP)")
+    args = ap.parse_args()
+    if missing := [str(p) for p in args.photos if not p.is_file()]:
+        ap.error(f"no such photo: {', '.join(missing)}")
+    read = [read_photo(photo, args.tiles, args.times) for photo in args.photos]
+    if len(read) > 1:
+        found, total = sum(r[0] for r in read), sum(r[1] for r in read)
+        print(f"{len(read)} photos, every cut: {found} of {total} ({found / max(total, 1):.3f})")
 
 
 if __name__ == "__main__":

@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from recognizer.detect import SCORE_THRESHOLD, iou_matrix, looks
+from recognizer.detect import CONFIDENT, iou_matrix, looks
 from recognizer.detections import Detections
 from recognizer.group import Group
 from recognizer.hand_rows import SetAside, group_apart
 from recognizer.models import Model, load_model
 
 #: A box set aside stays where the beside detector finds a tile over it (IoU at least ``SAME_BOX``) at least this
-#: surely, its own threshold (``detect.SCORE_THRESHOLD``): so a box stays where it finds a tile there at all. The drawn
-#: scenes' strays it finds at all it finds at 0.33-0.43, every drawn tile at 0.61 or more, so no higher bar parts them
-#: cleanly; of the HK set photos' 428 boxes set aside (whole sets laid out) it finds every one, of the 1922 dev prints'
-#: 47 all but three (Harr's page 47: a labelled tile and a box on no tile; example_8: a box on no tile).
-BESIDE_SURE = SCORE_THRESHOLD
+#: surely, the detector's own sure bar (``detect.CONFIDENT``). The drawn scenes' strays it finds at all it finds at
+#: 0.33-0.43, every drawn tile at 0.61 or more; over the boxes set aside in the 1922 dev prints it is under 0.5 on
+#: four (0, 0.39, 0.46, 0.47), none a labelled tile, and in the leo photos on one (0.33), a box on no tile. At its
+#: threshold (0.3) it kept three strays on a printed page and two by a game of dominoes.
+BESIDE_SURE = CONFIDENT
 SAME_BOX = 0.3
 
 

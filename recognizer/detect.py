@@ -70,6 +70,24 @@ JOINED_LONGEST = 1.6
 NEAR_ENOUGH = (0.85, 1.35)
 #: The smallest look: a close-up of one tile, its short side half the photo's long side, is 32 px there.
 SMALLEST_LOOK = 64
+#: The close-up looks (``close_up_tiles``): the photo at these long sides, framed (``framed``), read by the close-up
+#: detector. One tile filling the frame is about 30 px wide at 48, four are about 22 px at 96.
+CLOSE_UP_LOOKS = (48, 96)
+#: A close-up's tiles are at least this share of the photo's long side wide: four tiles fill the width at about 0.22.
+CLOSE_UP_SHARE = 0.18
+#: and shaped as a tile, long side over short at least this (a tile seen from low is squatter than ``TILE_SHAPED``).
+CLOSE_UP_SHAPED = 1.1
+#: A close-up's large tiles covering this share of the frame are its tiles (``close_up_rather``): four tiles filling
+#: its width cover about a third of a 4:3 frame; a far hand's clump boxed as one tile, under a tenth.
+CLOSE_UP_COVER = 0.25
+#: A box within this share of the photo's side from its edge is cut by the frame.
+FRAME_EDGE = 0.02
+#: A close-up's large tile on which lie this many tile-shaped boxes of the base and wide looks is a clump of tiles.
+CLUMP = 3
+#: The tile sizes (short side, pixels) a close-up is read at, framed: the middle of those the close-up detector learnt.
+CLOSE_UP_TILES = (24, 36)
+#: The smallest long side a close-up is looked at, framed.
+CLOSE_UP_SMALLEST = 24
 #: The scales a tile set chooses among, by how well its own faces match the boxes found at each.
 TILESET_LONG_SIDES = (512, 640)
 #: A box the detector is at least this sure of counts when the photo's tile size is measured.
@@ -98,6 +116,29 @@ def scaled_look(rgb: np.ndarray, long_side: int, larger: np.ndarray | None = Non
             and larger.shape[0] // nh == larger.shape[1] // nw:
         return larger if larger.shape[:2] == (nh, nw) else cv2.resize(larger, (nw, nh), interpolation=cv2.INTER_AREA)
     return cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+
+
+#: A close-up look lays the photo in a canvas this share of its long side wider on every side (``framed``).
+FRAME_MARGIN = 0.25
+
+
+def framed(look: np.ndarray, size: tuple[int, int] | None = None, at: tuple[int, int] | None = None) -> tuple[np.ndarray, tuple[int, int]]:
+    """``look`` laid in a canvas ``size`` (height, width; by default ``FRAME_MARGIN`` of its long side wider on every
+    side, in multiples of 32) filled with the median colour of its border, at ``at`` (its top left; by default
+    centred), and where it lies.
+
+    A tile filling the frame has no edge the detector can see: the frame is its edge. Laid in a canvas of its own
+    border's colour it shows an outline round it, as a tile on a table does (the close-up detector is taught on such
+    canvases, ``recognizer.train.train.close_up_sample``)."""
+    h, w = look.shape[:2]
+    margin = int(np.ceil(FRAME_MARGIN * max(h, w)))
+    ch, cw = size or (-(-(h + 2 * margin) // 32) * 32, -(-(w + 2 * margin) // 32) * 32)
+    edge = np.concatenate([look[0], look[-1], look[:, 0], look[:, -1]])
+    canvas = np.empty((ch, cw, 3), np.uint8)
+    canvas[:] = np.median(edge, axis=0).astype(np.uint8)
+    ox, oy = at if at is not None else ((cw - w) // 2, (ch - h) // 2)
+    canvas[oy:oy + h, ox:ox + w] = look
+    return canvas, (ox, oy)
 
 
 def detector_input(rgb: np.ndarray, long_side: int = DETECT_LONG_SIDE, larger: np.ndarray | None = None) -> tuple[np.ndarray, float]:
@@ -178,6 +219,8 @@ class Looks:
     image: np.ndarray | None = None
     #: a printed page's looks again, its bare paper painted as a table (``paper_painted``): light tiles on white paper
     painted: dict[int, Detections] = field(default_factory=dict)
+    #: whether the photo is a close-up, its tiles too large for every look but the close-up detector's (``close_up_looks``)
+    close_up: bool = False
 
     def merged(self) -> Detections:
         """Every look's tiles, boxes unlike the photo's tiles dropped. A tile found at two looks keeps the box the
@@ -317,12 +360,14 @@ def paper_painted(rgb: np.ndarray) -> np.ndarray | None:
     return painted
 
 
-def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD) -> Looks:
+def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_THRESHOLD, close_up: Model | None = None) -> Looks:
     """The looks ``detect`` reads the photo at: where its tiles are about ``LOOK_TILES`` pixels.
 
     The base look and the wide look together show the tiles' size (``tile_size``), never caption letters or pips;
     each look is then taken at the long side that makes the tiles that size, a look already taken serving when near
-    enough. Tiles in a far photo of a whole table are looked at larger, a close-up of a few tiles smaller.
+    enough. Tiles in a far photo of a whole table are looked at larger, a close-up of a few tiles smaller. Where the
+    close-up detector (``close_up``) boxes tiles too large for every look (``close_up_tiles``), larger than those
+    looks' tiles, the photo is a close-up, read at framed looks (``close_up_looks``).
     """
     model = model or load_model("detector")
     long_side = max(rgb.shape[:2])
@@ -338,6 +383,12 @@ def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_
         tiles = tile_size(base, taken[SMALLEST_LOOK], long_side, smallest=LONE_TILE)
     if tiles is None and (base.scores >= CONFIDENT).any():
         tiles = base[base.scores >= CONFIDENT]  # the wide looks box nothing sure, or only clumps of a far photo's tiles
+    close_up_model = close_up or load_model("closeup_detector")
+    close = close_up_tiles(rgb, close_up_model, threshold, base_image)
+    if close is not None and tiles is not None:
+        close = clumps_dropped(close, tiles)
+    if close is not None and (tiles is None or close_up_rather(tiles, close, rgb.shape[:2])):
+        return close_up_looks(rgb, close, close_up_model, threshold, taken, base_image)
     if tiles is None:
         return Looks({DETECT_LONG_SIDE: taken[DETECT_LONG_SIDE]}, None, taken, base_image)
     tiles = tile_shaped(tiles)
@@ -507,9 +558,13 @@ def aspect(boxes: np.ndarray) -> np.ndarray:
 
 def within(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """Which points (x, y) lie inside any of the boxes."""
+    return np.asarray(inside_which(points, boxes).any(axis=1))
+
+
+def inside_which(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(points, boxes): whether each point (x, y) lies inside each box."""
     x, y = points[:, :1], points[:, 1:]
-    inside = (x >= boxes[:, 0]) & (x <= boxes[:, 0] + boxes[:, 2]) & (y >= boxes[:, 1]) & (y <= boxes[:, 1] + boxes[:, 3])
-    return np.asarray(inside.any(axis=1))
+    return np.asarray((x >= boxes[:, 0]) & (x <= boxes[:, 0] + boxes[:, 2]) & (y >= boxes[:, 1]) & (y <= boxes[:, 1] + boxes[:, 3]))
 
 
 def sideways(boxes: np.ndarray) -> np.ndarray:
@@ -563,6 +618,83 @@ def detect_at(rgb: np.ndarray, model: Model, threshold: float, long_side: int, l
         x2, y2 = np.clip(b[:, 0] + b[:, 2], 1, w), np.clip(b[:, 1] + b[:, 3], 1, h)
         dets = dets.with_(boxes=np.stack([x1, y1, np.maximum(x2 - x1, 1), np.maximum(y2 - y1, 1)], 1))
     return nms(dets)
+
+
+def detect_framed(rgb: np.ndarray, model: Model, threshold: float, long_side: int, larger: np.ndarray | None = None) -> Detections:
+    """One close-up look: the photo scaled to ``long_side`` and laid in a canvas of its border's colour (``framed``),
+    read by ``model``; boxes in the photo's pixels, clipped to it, those centred off it dropped."""
+    small = scaled_look(rgb, long_side, larger)
+    canvas, (ox, oy) = framed(small)
+    dets = decode(model.run(to_input(canvas[None]))[0][0], 1.0, threshold)
+    if not len(dets):
+        return dets
+    h, w = small.shape[:2]
+    b = dets.boxes - np.array([ox, oy, 0, 0], np.float32)
+    cx, cy = b[:, 0] + b[:, 2] / 2, b[:, 1] + b[:, 3] / 2
+    on = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+    x1, y1 = np.clip(b[:, 0], 0, w), np.clip(b[:, 1], 0, h)
+    x2, y2 = np.clip(b[:, 0] + b[:, 2], 0, w), np.clip(b[:, 1] + b[:, 3], 0, h)
+    scale = np.array([rgb.shape[1] / w, rgb.shape[0] / h] * 2, np.float32)
+    boxes = np.stack([x1, y1, np.maximum(x2 - x1, 1), np.maximum(y2 - y1, 1)], 1) * scale
+    return nms(Detections(boxes, dets.scores)[np.flatnonzero(on)])
+
+
+def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.ndarray | None = None) -> Detections | None:
+    """The tiles of a close-up, too large for the detector's looks (``CLOSE_UP_SHARE`` of the photo's long side or
+    more), as the close-up looks (``CLOSE_UP_LOOKS``) box them surely and tile-shaped; None where they box none.
+    A box centred on a sure box of twice its area or more is a pip or a character of that tile: one tile filling the
+    frame is too large for the larger look, which boxes its pips as tiles."""
+    long_side = max(rgb.shape[:2])
+    found = [detect_framed(rgb, model, threshold, side, larger) for side in CLOSE_UP_LOOKS]
+    every = Detections(np.concatenate([d.boxes for d in found]), np.concatenate([d.scores for d in found]))
+    large = every[np.flatnonzero((every.scores >= CONFIDENT) & (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side)
+                                 & (aspect(every.boxes) >= CLOSE_UP_SHAPED) & (aspect(every.boxes) <= MAX_ASPECT))]
+    if not len(large):
+        return None
+    area = np.prod(large.boxes[:, 2:], axis=1)
+    on_larger = (inside_which(large.centres, large.boxes) & (area[None, :] >= 2 * area[:, None])).any(axis=1)
+    return nms(large[np.flatnonzero(~on_larger)])
+
+
+def clumps_dropped(close: Detections, tiles: Detections) -> Detections | None:
+    """A close-up's large tiles (``close``), less those on which lie ``CLUMP`` or more of the tile-shaped boxes the
+    base and wide looks showed (``tiles``): those are clumps of tiles (a 1922 print's four kongs, boxed as one tile
+    at 0.57); None where none is left. A tile filling the frame holds its pips and characters, about square, and at
+    most two tile-shaped strokes (a wind's two characters)."""
+    shaped = tiles[np.flatnonzero((aspect(tiles.boxes) >= TILE_SHAPED) & (aspect(tiles.boxes) <= MAX_ASPECT))]
+    held = inside_which(shaped.centres, close.boxes).sum(axis=0) if len(shaped) else np.zeros(len(close), int)
+    kept = np.flatnonzero(held < CLUMP)
+    return close[kept] if len(kept) else None
+
+
+def close_up_rather(tiles: Detections, close: Detections, size: tuple[int, int]) -> bool:
+    """Whether a close-up's large tiles (``close``) are the photo's (``size``: its height and width) rather than the
+    tiles the base and wide looks showed (``tiles``): they cover ``CLOSE_UP_COVER`` of the frame, or none of those
+    tiles lies off them but where the frame cuts it. On them lie their pips and characters, and at the frame's edge
+    the next tiles, cut; a tile whole beside them says the large ones are clumps or things beside a far hand (leo-037
+    turned over: two stacked tiles boxed as one at 0.54, 7 % of the frame, four tiles beside; a keyboard's 0.54 box
+    beside a far hand's hundred boxes). A real close-up of four tiles whose large tiles the close-up detector finds but
+    three of covers half the frame, the fourth's pips beside them. The close-up looks read a few large tiles better
+    than the base looks even where both see their size (three real tiles filling the frame: 12 of 12, not 6)."""
+    h, w = size
+    if float(np.prod(close.boxes[:, 2:], axis=1).sum()) >= CLOSE_UP_COVER * h * w:
+        return True
+    b = tiles.boxes
+    cut = (b[:, 0] <= FRAME_EDGE * w) | (b[:, 1] <= FRAME_EDGE * h) | (b[:, 0] + b[:, 2] >= (1 - FRAME_EDGE) * w) \
+        | (b[:, 1] + b[:, 3] >= (1 - FRAME_EDGE) * h)
+    return not (~within(tiles.centres, close.boxes) & ~cut).any()
+
+
+def close_up_looks(rgb: np.ndarray, tiles: Detections, model: Model, threshold: float, taken: dict[int, Detections],
+                   image: np.ndarray) -> Looks:
+    """A close-up's looks: framed looks (``detect_framed``) at the long sides that make ``tiles`` (its large tiles)
+    ``LOOK_TILES`` pixels."""
+    tile = float(np.median(tiles.boxes[:, 2:].min(axis=1))) / max(rgb.shape[:2])
+    found = {}
+    for size in CLOSE_UP_TILES:
+        side = max(CLOSE_UP_SMALLEST, round(size / tile))
+        found[side] = detect_framed(rgb, model, threshold, side, image)
+    return Looks(found, tiles, taken, image, close_up=True)
 
 
 def sizes_by_orientation(dets: Detections, own: np.ndarray | None = None) -> Detections:

@@ -308,8 +308,12 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     word. The look as taken is ``detect``'s own where it took one at that scale (``seen``, its ``looks``): three looks
     to take, not four.
     ``directions``: the way the edges run in each box looked at (``slant``), for the caller to read the tiles' tilts by;
-    ``way_up_model``: the way-up reader, else the shipped one.
+    ``way_up_model``: the way-up reader, else the shipped one. A close-up (``seen.close_up``) is read as taken: its
+    tiles are too large for the looks levelling takes, where their pips stand as tiles (a 3 of dots filling the frame,
+    its pips on a slant, was turned a quarter).
     """
+    if seen is not None and seen.close_up:
+        return None
     model = model or load_model("detector")
     h, w = rgb.shape[:2]
     side = look_side(dets, max(h, w))

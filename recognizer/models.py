@@ -18,7 +18,7 @@ from scoring.jsonfile import JsonInputError, load_json_file
 
 SIDECAR_VERSION = 1
 #: The models a reading may open: the page opens them all before the first photo, so a missing one is said at once.
-SHIPPED = ("detector", "classifier", "way_up", "beside_detector")
+SHIPPED = ("detector", "classifier", "way_up", "beside_detector", "closeup_detector")
 THREADS = 2
 #: Whether onnxruntime's threads spin, waiting for the next piece of work, between a model's steps. They do not: on
 #: two cores shared with other work, spinning threads take the cores from the work they wait for. The 12 MP sample,

@@ -12,6 +12,9 @@ from recognizer.geometry import BONUS_H, BONUS_W, CROP_H, CROP_W
 from recognizer.models import SIDECAR_VERSION, expected_meta, sha256
 from recognizer.train.nets import BonusReader, TileClassifier, TileDetector
 
+#: The networks of the detector's shape: the detector, the beside detector and the close-up detector.
+DETECTORS = ("detector", "beside_detector", "closeup_detector")
+
 
 def averaged(paths: list[Path]) -> dict[str, torch.Tensor]:
     """The mean of one or more runs' weights of one network (the last run's integer counters kept): two points of one
@@ -23,7 +26,7 @@ def averaged(paths: list[Path]) -> dict[str, torch.Tensor]:
 
 def export(weights: list[Path], name: str, out: Path, data_version: str, extra: dict[str, object]) -> Path:
     """Write OUT/NAME.onnx and its sidecar from a weights file, or from the average of several (``averaged``)."""
-    model = {"classifier": TileClassifier, "bonus": BonusReader, "detector": TileDetector}[name]()
+    model = {"classifier": TileClassifier, "bonus": BonusReader}.get(name, TileDetector)()
     model.load_state_dict(averaged(weights))
     model.eval()
     if name == "classifier":
@@ -47,7 +50,7 @@ def export(weights: list[Path], name: str, out: Path, data_version: str, extra: 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("name", choices=["classifier", "bonus", "detector"])
+    ap.add_argument("name", choices=["classifier", "bonus", *DETECTORS])
     ap.add_argument("weights", nargs="+", help="a weights file; several (same network) are averaged")
     ap.add_argument("--out", default="models")
     ap.add_argument("--data-version", default="")

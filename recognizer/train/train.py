@@ -29,7 +29,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from recognizer.detect import SMALL_TILE
+from recognizer.detect import SMALL_TILE, framed
 from recognizer.geometry import CROP_H, CROP_W, DETECT_LONG_SIDE, STRIDE, to_input
 from recognizer.labels import CLASSES
 from recognizer.train.augment import photometric
@@ -320,6 +320,95 @@ def detector_sample(item: dict[str, Any], rng: np.random.Generator, second_look:
     return photometric(canvas, rng, grey_p=0.2), boxes
 
 
+#: A close-up sample: a run of this many neighbouring tiles of a row (drawn evenly from the list) fills the frame,
+CLOSE_UP_RUNS = (1, 1, 2, 2, 3, 4, 5, 6)
+#: this share of its width (and of its height, where the frame is taller than 3:4),
+CLOSE_UP_FILL = (0.7, 0.98)
+#: its tiles' short side this many pixels in the canvas (the detector's own range, 0.6-1.6 of the base look's tiles).
+CLOSE_UP_TILE = (14.0, 48.0)
+#: A whole photo laid in a canvas is scaled to a long side in this range: a wide look's clumps of far tiles.
+FRAMED_PHOTO_SIDE = (48.0, 224.0)
+
+
+def _decoded(item: dict[str, Any]) -> np.ndarray:
+    bgr = cv2.imdecode(np.frombuffer(item["jpg"], np.uint8), cv2.IMREAD_COLOR)
+    if bgr is None:
+        raise ValueError("a cached detector image is not a JPEG: run prepare again")
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+
+def _flipped_or_turned(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Half mirrored left to right, a quarter turned a quarter counter-clockwise, as ``detector_sample`` does."""
+    if rng.random() < 0.5:
+        img = np.ascontiguousarray(img[:, ::-1])
+        boxes = boxes.copy()
+        boxes[:, 0] = img.shape[1] - boxes[:, 0] - boxes[:, 2]
+    if rng.random() < 0.25:
+        w_old = img.shape[1]
+        img = np.ascontiguousarray(np.rot90(img))
+        boxes = np.stack([boxes[:, 1], w_old - boxes[:, 0] - boxes[:, 2], boxes[:, 3], boxes[:, 2]], 1)
+    return img, boxes
+
+
+def close_up_sample(item: dict[str, Any], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A close-up of a few neighbouring tiles (``CLOSE_UP_RUNS``) cut from a cached photo as a player frames one pung
+    or kong, scaled so its tiles are the detector's size, laid in a DET_CROP canvas of its border's colour
+    (``detect.framed``, as the close-up looks lay a photo), and the boxes of the tiles at least 60 % inside the cut,
+    clipped to it."""
+    boxes = item["boxes"]
+    if not len(boxes):
+        return detector_sample(item, rng)
+    img = _decoded(item)
+    k = int(rng.integers(len(boxes)))
+    cy = boxes[:, 1] + boxes[:, 3] / 2
+    row = np.flatnonzero(np.abs(cy - cy[k]) < 0.3 * boxes[k, 3])
+    row = row[np.argsort(boxes[row, 0])]
+    n = int(rng.choice(CLOSE_UP_RUNS))
+    at = int(np.flatnonzero(row == k)[0])
+    first = int(rng.integers(max(0, at - n + 1), at + 1))
+    run = boxes[row[first:first + n]]
+    x1, y1 = run[:, 0].min(), run[:, 1].min()
+    x2, y2 = (run[:, 0] + run[:, 2]).max(), (run[:, 1] + run[:, 3]).max()
+    fill = rng.uniform(*CLOSE_UP_FILL)
+    width = (x2 - x1) / fill
+    height = max(rng.uniform(0.6, 0.8) * width, (y2 - y1) / fill)
+    cx = (x1 + x2) / 2 + rng.uniform(-0.05, 0.05) * width
+    cy0 = (y1 + y2) / 2 + rng.uniform(-0.05, 0.05) * height
+    h, w = img.shape[:2]
+    left, top = int(max(0, cx - width / 2)), int(max(0, cy0 - height / 2))
+    right, bottom = int(min(w, cx + width / 2)), int(min(h, cy0 + height / 2))
+    if right - left < 4 or bottom - top < 4:
+        return detector_sample(item, rng)
+    tile = float(np.median(run[:, 2:].min(axis=1)))
+    s = math.exp(rng.uniform(*np.log(CLOSE_UP_TILE))) / max(tile, 1.0)
+    s = min(s, (DET_CROP - 16) / max(right - left, bottom - top))
+    cut = cv2.resize(img[top:bottom, left:right], None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    ch, cw = cut.shape[:2]
+    b = (boxes - np.array([left, top, 0, 0], np.float32)) * s
+    bx1, by1 = np.clip(b[:, 0], 0, cw), np.clip(b[:, 1], 0, ch)
+    bx2, by2 = np.clip(b[:, 0] + b[:, 2], 0, cw), np.clip(b[:, 1] + b[:, 3], 0, ch)
+    inside = (bx2 - bx1) * (by2 - by1) >= 0.6 * b[:, 2] * b[:, 3]
+    b = np.stack([bx1, by1, bx2 - bx1, by2 - by1], 1)[inside]
+    cut, b = _flipped_or_turned(cut, b, rng)
+    ch, cw = cut.shape[:2]
+    ox, oy = int(rng.integers(0, DET_CROP - cw + 1)), int(rng.integers(0, DET_CROP - ch + 1))
+    canvas, _ = framed(cut, (DET_CROP, DET_CROP), (ox, oy))
+    return photometric(canvas, rng, grey_p=0.2), b + np.array([ox, oy, 0, 0], np.float32)
+
+
+def framed_photo_sample(item: dict[str, Any], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A whole cached photo shrunk to a long side of ``FRAMED_PHOTO_SIDE`` and laid in a canvas, as the close-up looks
+    see a photo of a whole hand or table: its tiles are a few pixels, and a clump of them is no tile."""
+    img = _decoded(item)
+    s = math.exp(rng.uniform(*np.log(FRAMED_PHOTO_SIDE))) / max(img.shape[:2])
+    img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    img, boxes = _flipped_or_turned(img, item["boxes"] * s, rng)
+    ch, cw = img.shape[:2]
+    ox, oy = int(rng.integers(0, DET_CROP - cw + 1)), int(rng.integers(0, DET_CROP - ch + 1))
+    canvas, _ = framed(img, (DET_CROP, DET_CROP), (ox, oy))
+    return photometric(canvas, rng, grey_p=0.2), boxes + np.array([ox, oy, 0, 0], np.float32)
+
+
 def detector_targets(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Heatmap (1, H, W), regression (4, H, W) and its mask (1, H, W) at stride STRIDE."""
     n = DET_CROP // STRIDE
@@ -354,10 +443,11 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int = 0, init: str | None = None,
                    grid_p: float = 0.0, lr: float = 2e-3, init_onnx: str | None = None, second_look: float = 0.0,
-                   captions: float = 0.0) -> None:
-    """Train (or, from ``init`` / ``init_onnx``, fine-tune) the detector; ``grid_p`` of the samples are grid scenes on
-    paper (``captions`` of their gaps printed), ``second_look`` of the others are scaled as the second look scales
-    small tiles (``detector_sample``)."""
+                   captions: float = 0.0, close_ups: float = 0.0, framed_photos: float = 0.0, name: str = "detector") -> None:
+    """Train (or, from ``init`` / ``init_onnx``, fine-tune) the detector; ``close_ups`` of the samples are close-ups
+    laid in a canvas (``close_up_sample``), ``framed_photos`` whole photos laid so (``framed_photo_sample``); of the
+    rest, ``grid_p`` are grid scenes on paper (``captions`` of their gaps printed), ``second_look`` of the others are
+    scaled as the second look scales small tiles (``detector_sample``). Saved as OUT/NAME.pt."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     tr = _load(cache, "train")
@@ -374,7 +464,12 @@ def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int =
         model.train()
         imgs, hms, regs, masks = [], [], [], []
         for i in rng.choice(len(det), size=batch, p=p):
-            if rng.random() < grid_p:
+            r = rng.random()
+            if r < close_ups:
+                img, boxes = close_up_sample(det[i], rng)
+            elif r < close_ups + framed_photos:
+                img, boxes = framed_photo_sample(det[i], rng)
+            elif rng.random() < grid_p:
                 img, boxes = grid_scene(tr["crops"], tr["labels"], nt, DET_CROP, rng, captions)
             else:
                 img, boxes = detector_sample(det[i], rng, second_look)
@@ -396,8 +491,8 @@ def train_detector(cache: str, steps: int, out: str, batch: int = 8, seed: int =
         if step % 100 == 0 or step == steps:
             print(f"detector step {step}/{steps} heat {l_hm.item():.3f} reg {l_reg.item():.3f} {time.time() - t0:.0f}s", flush=True)
         if step % 1000 == 0:
-            torch.save(model.state_dict(), Path(out) / "detector.pt")
-    torch.save(model.state_dict(), Path(out) / "detector.pt")
+            torch.save(model.state_dict(), Path(out) / f"{name}.pt")
+    torch.save(model.state_dict(), Path(out) / f"{name}.pt")
     print(f"detector done in {time.time() - t0:.0f}s", flush=True)
 
 
@@ -437,14 +532,22 @@ def main() -> None:
     ap.add_argument("--tilt", type=float, default=TILT, help="largest tilt in degrees, either way, of half the training crops")
     ap.add_argument("--bonus-share", type=float, default=None,
                     help="share of on-the-fly tile crops that are flowers and seasons (default 8/43)")
+    ap.add_argument("--close-ups", type=float, default=0.0,
+                    help="share of detector samples drawn as close-ups of a few tiles laid in a canvas (the close-up detector)")
+    ap.add_argument("--framed-photos", type=float, default=0.0,
+                    help="share of detector samples drawn as whole photos shrunk and laid in a canvas")
+    ap.add_argument("--name", default="detector", help="the detector run's file name in --out (NAME.pt)")
     ap.add_argument("--context-min", type=float, default=CONTEXT_JITTER[0], help="smallest crop context jitter")
     args = ap.parse_args()
     shares = {"--grids": args.grids, "--grid-captions": args.grid_captions, "--second-look": args.second_look,
               "--grey": args.grey, "--channel-shuffle": args.channel_shuffle, "--real-share": args.real_share,
-              "--quarter-turn": args.quarter_turn, "--half-turn": args.half_turn, "--bonus-share": args.bonus_share}
+              "--quarter-turn": args.quarter_turn, "--half-turn": args.half_turn, "--bonus-share": args.bonus_share,
+              "--close-ups": args.close_ups, "--framed-photos": args.framed_photos}
     for flag, share in shares.items():
         if share is not None and not 0.0 <= share <= 1.0:
             ap.error(f"{flag} is a share between 0 and 1, not {share}")
+    if args.close_ups + args.framed_photos > 1.0:
+        ap.error(f"--close-ups and --framed-photos are shares of one batch: together at most 1, not {args.close_ups + args.framed_photos}")
     if args.det_long_side < DETECT_LONG_SIDE:
         ap.error(f"--det-long-side is at least the detector's first look, {DETECT_LONG_SIDE} px, not {args.det_long_side}")
     if not 0.0 <= args.tilt <= 45.0:
@@ -479,7 +582,8 @@ def main() -> None:
                          checkpoint_every=args.checkpoint_every, stop_at=args.stop_at)
     else:
         train_detector(args.cache, args.steps, args.out, seed=args.seed, init=args.init, grid_p=args.grids, lr=args.lr,
-                       init_onnx=args.init_onnx, second_look=args.second_look, captions=args.grid_captions)
+                       init_onnx=args.init_onnx, second_look=args.second_look, captions=args.grid_captions,
+                       close_ups=args.close_ups, framed_photos=args.framed_photos, name=args.name)
 
 
 if __name__ == "__main__":
