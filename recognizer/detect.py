@@ -73,13 +73,12 @@ SMALLEST_LOOK = 64
 #: The close-up looks (``close_up_tiles``): the photo at these long sides, framed (``framed``), read by the close-up
 #: detector. One tile filling the frame is about 30 px wide at 48, four are about 22 px at 96.
 CLOSE_UP_LOOKS = (48, 96)
+#: How sure the close-up detector must be of a large tile (``close_up_tiles``).
+CLOSE_UP_SURE = 0.4
 #: A close-up's tiles are at least this share of the photo's long side wide: four tiles fill the width at about 0.22.
 CLOSE_UP_SHARE = 0.18
 #: and shaped as a tile, long side over short at least this (a tile seen from low is squatter than ``TILE_SHAPED``).
 CLOSE_UP_SHAPED = 1.1
-#: A close-up's large tiles covering this share of the frame are its tiles (``close_up_rather``): four tiles filling
-#: its width cover about a third of a 4:3 frame; a far hand's clump boxed as one tile, under a tenth.
-CLOSE_UP_COVER = 0.25
 #: A box within this share of the photo's side from its edge is cut by the frame.
 FRAME_EDGE = 0.02
 #: A close-up's large tile on which lie this many tile-shaped boxes of the base and wide looks is a clump of tiles.
@@ -647,7 +646,7 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
     long_side = max(rgb.shape[:2])
     found = [detect_framed(rgb, model, threshold, side, larger) for side in CLOSE_UP_LOOKS]
     every = Detections(np.concatenate([d.boxes for d in found]), np.concatenate([d.scores for d in found]))
-    large = every[np.flatnonzero((every.scores >= CONFIDENT) & (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side)
+    large = every[np.flatnonzero((every.scores >= CLOSE_UP_SURE) & (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side)
                                  & (aspect(every.boxes) >= CLOSE_UP_SHAPED) & (aspect(every.boxes) <= MAX_ASPECT))]
     if not len(large):
         return None
@@ -669,16 +668,13 @@ def clumps_dropped(close: Detections, tiles: Detections) -> Detections | None:
 
 def close_up_rather(tiles: Detections, close: Detections, size: tuple[int, int]) -> bool:
     """Whether a close-up's large tiles (``close``) are the photo's (``size``: its height and width) rather than the
-    tiles the base and wide looks showed (``tiles``): they cover ``CLOSE_UP_COVER`` of the frame, or none of those
-    tiles lies off them but where the frame cuts it. On them lie their pips and characters, and at the frame's edge
-    the next tiles, cut; a tile whole beside them says the large ones are clumps or things beside a far hand (leo-037
-    turned over: two stacked tiles boxed as one at 0.54, 7 % of the frame, four tiles beside; a keyboard's 0.54 box
-    beside a far hand's hundred boxes). A real close-up of four tiles whose large tiles the close-up detector finds but
-    three of covers half the frame, the fourth's pips beside them. The close-up looks read a few large tiles better
-    than the base looks even where both see their size (three real tiles filling the frame: 12 of 12, not 6)."""
+    tiles the base and wide looks showed (``tiles``): none of those lies off them but where the frame cuts it. On them
+    lie their pips and characters, and at the frame's edge the next tiles, cut; a tile whole beside them says the
+    large ones are clumps or things beside a hand (leo-037 turned over: two stacked tiles boxed as one at 0.54, four
+    tiles beside; a keyboard's 0.54 box beside a far hand; a bookshelf's books behind leo-059's hand, 0.55-0.59). The
+    close-up looks read a few large tiles better than the base looks even where both see their size (three real tiles
+    filling the frame: 12 of 12, not 6)."""
     h, w = size
-    if float(np.prod(close.boxes[:, 2:], axis=1).sum()) >= CLOSE_UP_COVER * h * w:
-        return True
     b = tiles.boxes
     cut = (b[:, 0] <= FRAME_EDGE * w) | (b[:, 1] <= FRAME_EDGE * h) | (b[:, 0] + b[:, 2] >= (1 - FRAME_EDGE) * w) \
         | (b[:, 1] + b[:, 3] >= (1 - FRAME_EDGE) * h)

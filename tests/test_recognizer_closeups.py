@@ -123,3 +123,15 @@ def test_a_real_sets_tiles_filling_the_frame_in_ones_and_threes_are_read_as_in_t
 
 def test_a_whole_hand_is_no_close_up(phone_photo: np.ndarray) -> None:
     assert not looks(phone_photo).close_up
+
+
+def test_a_real_sets_rows_of_dots_cut_to_the_frame_are_not_read_as_a_slant() -> None:
+    """set07-1's dots, eight of its hand row and the rows below cut to the frame: their pips, four-leafed clovers set
+    on a slant, made the tiles' edges agree on a 44 degree slant (0.98), and the photo was turned, every box a clump.
+    Its tiles' boxes stand 1.33 long, as upright tiles' do: no slant is believed (``level.SLANTED_BOXES``)."""
+    photo_path = HK_SET05.parent / "set07-1.jpg"
+    if not photo_path.is_file():
+        pytest.skip("the HK set photos are not in ../shared/realdev/hk-sets beside the repository (or PUNGCHOW_SHARED_DIR)")
+    photo = load_photo(photo_path)
+    row = row_of(photo)
+    assert read_close_up(photo, row[:8]) == [{row.code(j)} for j in range(8)]
