@@ -176,7 +176,7 @@ def follow(photo: Labelled, tileset: TileSet | None, model: Model) -> Followed:
     named = classify(image, dets, tileset, drop_not_tiles=False)
     tiles = named[named.codes != NT_INDEX]
     charge("not a tile", kept(on_photo(tiles).boxes, truth))
-    grouped, _, aside = beside_the_hand(image, *group_the_hand(tiles, image.shape[:2]))
+    grouped, _, aside = beside_the_hand(image, *group_the_hand(tiles, image.shape[:2]), close_up=read_at.close_up)
     tiles = on_photo(grouped[np.setdiff1d(np.arange(len(grouped)), aside.tiles)])
     charge("set aside", kept(tiles.boxes, truth))
     pairs = matched(tiles, truth)

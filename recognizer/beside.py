@@ -20,19 +20,20 @@ from recognizer.models import Model, load_model
 
 #: A box set aside stays where the beside detector finds a tile over it (IoU at least ``SAME_BOX``) at least this
 #: surely, the detector's own sure bar (``detect.CONFIDENT``). The drawn scenes' strays it finds at all it finds at
-#: 0.33-0.43, every drawn tile at 0.61 or more; over the boxes set aside in the 1922 dev prints it is under 0.5 on
-#: four (0, 0.39, 0.46, 0.47), none a labelled tile, and in the leo photos on one (0.33), a box on no tile. At its
-#: threshold (0.3) it kept three strays on a printed page and two by a game of dominoes.
+#: 0.33-0.43, every drawn tile at 0.61 or more. The 1922 dev prints, read without a set, set aside 9 boxes, four of them
+#: under 0.5 (0, 0.39, 0.46, 0.47), and ``bench/bench_stages.py`` loses no labelled tile more at 0.5 than at 0.3; the
+#: leo photos set aside 7, one under 0.5 (0.33, on no tile). At its threshold (0.3) it kept three strays on a printed
+#: page and two by a game of dominoes.
 BESIDE_SURE = CONFIDENT
 SAME_BOX = 0.3
 
 
 def beside_scores(rgb: np.ndarray, boxes: np.ndarray, model: Model | None = None) -> np.ndarray:
     """How surely the beside detector finds a tile over each box (0 where it finds none), looking at the photo as the
-    shipped detector does (``detect.looks``)."""
+    shipped detector does (``detect.looks``), the close-up detector left out."""
     if not len(boxes):
         return np.zeros(0, np.float32)
-    found = looks(rgb, model or load_model("beside_detector")).merged()
+    found = looks(rgb, model or load_model("beside_detector"), close_ups=False).merged()
     if not len(found):
         return np.zeros(len(boxes), np.float32)
     over = iou_matrix(boxes, found.boxes) >= SAME_BOX
@@ -41,11 +42,13 @@ def beside_scores(rgb: np.ndarray, boxes: np.ndarray, model: Model | None = None
 
 
 def beside_the_hand(rgb: np.ndarray, dets: Detections, groups: list[Group], aside: SetAside,
-                    model: Model | None = None) -> tuple[Detections, list[Group], SetAside]:
+                    model: Model | None = None, close_up: bool = False) -> tuple[Detections, list[Group], SetAside]:
     """``group_the_hand``'s reading with the boxes set aside that the beside detector finds no tile over left out (the
     note says how many, ``SetAside.no_tile``). The hand's own boxes are not looked at again: that would drop a domino
-    counted in a hand as a flower (read at 0.63), but also a real 9D of Harr's page 47 (read at 0.76)."""
-    if not aside.tiles:
+    counted in a hand as a flower (read at 0.63), but also a real 9D of Harr's page 47 (read at 0.76). Nor are those of
+    a close-up (``close_up``, ``detect.Looks.close_up``): the next tiles cut by its frame, which the beside detector,
+    never taught a tile filling the frame, cannot judge."""
+    if not aside.tiles or close_up:
         return dets, groups, aside
     set_aside = np.array(aside.tiles)
     gone = set_aside[beside_scores(rgb, dets.boxes[set_aside], model) < BESIDE_SURE]

@@ -325,9 +325,12 @@ def level(rgb: np.ndarray, dets: Detections, model: Model | None = None, seen: L
     ``directions``: the way the edges run in each box looked at (``slant``), for the caller to read the tiles' tilts by;
     ``way_up_model``: the way-up reader, else the shipped one. A close-up (``seen.close_up``) is read as taken: its
     tiles are too large for the looks levelling takes, where their pips stand as tiles (a 3 of dots filling the frame,
-    its pips on a slant, was turned a quarter).
+    its pips on a slant, was turned a quarter); the way its tiles' edges run is still measured into ``directions``,
+    for the classifier to read a tile askew turned upright too.
     """
     if seen is not None and seen.close_up:
+        if directions is not None:
+            slant(rgb, dets, directions)
         return None
     model = model or load_model("detector")
     h, w = rgb.shape[:2]

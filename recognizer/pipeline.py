@@ -74,7 +74,7 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
                     directions=directions if levelled is None else None)
     lap("classify")
     dets, groups, aside = group_the_hand(dets, rgb.shape[:2])  # keys, dominoes, counters beside the hand: set aside, still shown
-    dets, groups, aside = beside_the_hand(rgb, dets, groups, aside)  # those that look like no tile at all: left out
+    dets, groups, aside = beside_the_hand(rgb, dets, groups, aside, close_up=seen.close_up)  # no tile at all: left out
     notes += aside.note(_numbered(dets.boxes, levelled))
     lap("group")
     shapes = get_rule_set(rules).special_shapes if rules else EVERY_BOOKS_SHAPES

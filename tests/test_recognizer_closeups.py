@@ -19,6 +19,7 @@ from pungchow_data.faces import SHARED_DIR
 from recognizer.detect import framed, iou_matrix, looks
 from recognizer.detections import Detections
 from recognizer.image import load_photo
+from recognizer.level import level
 from recognizer.pipeline import recognize
 
 SAMPLE = Path(__file__).resolve().parent.parent / "recognizer" / "samples" / "finished-hand.jpg"
@@ -135,3 +136,17 @@ def test_a_real_sets_rows_of_dots_cut_to_the_frame_are_not_read_as_a_slant() -> 
     photo = load_photo(photo_path)
     row = row_of(photo)
     assert read_close_up(photo, row[:8]) == [{row.code(j)} for j in range(8)]
+
+
+def test_a_close_up_is_read_as_taken_its_tiles_tilts_still_measured() -> None:
+    """One of leo-059's tiles alone in the frame is a close-up: levelling leaves it as taken (its pips would stand as
+    tiles at levelling's looks), but the way its edges run is measured, for a tile askew to be read turned upright."""
+    photo = load_photo(LEO_059)
+    tile = row_of(photo)[:1]
+    x, y, w, h = tile.boxes[0]
+    frame = np.ascontiguousarray(photo[int(y - 0.05 * h):int(y + 1.05 * h), int(x - 0.05 * w):int(x + 1.05 * w)])
+    seen = looks(frame)
+    assert seen.close_up
+    directions: dict[bytes, tuple[float, float]] = {}
+    assert level(frame, seen.merged(), seen=seen, directions=directions) is None
+    assert directions

@@ -26,7 +26,7 @@ def averaged(paths: list[Path]) -> dict[str, torch.Tensor]:
 
 def export(weights: list[Path], name: str, out: Path, data_version: str, extra: dict[str, object]) -> Path:
     """Write OUT/NAME.onnx and its sidecar from a weights file, or from the average of several (``averaged``)."""
-    model = {"classifier": TileClassifier, "bonus": BonusReader}.get(name, TileDetector)()
+    model = {"classifier": TileClassifier, "bonus": BonusReader, **dict.fromkeys(DETECTORS, TileDetector)}[name]()
     model.load_state_dict(averaged(weights))
     model.eval()
     if name == "classifier":

@@ -322,7 +322,7 @@ def detector_sample(item: dict[str, Any], rng: np.random.Generator, second_look:
 
 #: A close-up sample: a run of this many neighbouring tiles of a row (drawn evenly from the list) fills the frame,
 CLOSE_UP_RUNS = (1, 1, 2, 2, 3, 4, 5, 6)
-#: this share of its width (and of its height, where the frame is taller than 3:4),
+#: this share of its width (the frame 0.6-0.8 as tall as wide, or taller where the tiles need it, as one tile does),
 CLOSE_UP_FILL = (0.7, 0.98)
 #: its tiles' short side this many pixels in the canvas (the detector's own range, 0.6-1.6 of the base look's tiles).
 CLOSE_UP_TILE = (14.0, 48.0)
