@@ -47,12 +47,13 @@ def hand_row(dets: Detections) -> np.ndarray:
     return np.array(sorted(longest, key=lambda i: c[i, 0]))
 
 
-def cut(rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The frame round these neighbouring tiles (they fill ``FILL`` of its width), and their boxes in it."""
+def cut(rgb: np.ndarray, boxes: np.ndarray, portrait: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The frame round these neighbouring tiles (they fill ``FILL`` of its width; 4:3, or 3:4 held ``portrait``), and
+    their boxes in it."""
     x1, y1 = boxes[:, 0].min(), boxes[:, 1].min()
     x2, y2 = (boxes[:, 0] + boxes[:, 2]).max(), (boxes[:, 1] + boxes[:, 3]).max()
     width = (x2 - x1) / FILL
-    height = max(0.75 * width, (y2 - y1) / FILL)
+    height = max((4 / 3 if portrait else 0.75) * width, (y2 - y1) / FILL)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     h, w = rgb.shape[:2]
     left, top = int(max(0, cx - width / 2)), int(max(0, cy - height / 2))
@@ -70,7 +71,7 @@ def read_cut(rgb: np.ndarray, boxes: np.ndarray, codes: list[str]) -> tuple[int,
     return right, int((iou.max(axis=1) < 0.5).sum())
 
 
-def read_photo(photo: Path, tiles: list[int], times: float) -> tuple[int, int]:
+def read_photo(photo: Path, tiles: list[int], times: float, portrait: bool = False) -> tuple[int, int]:
     """Print one photo's cuts; (tiles read as in the whole photo, tiles cut)."""
     rgb = load_photo(photo)
     if times != 1:
@@ -83,7 +84,7 @@ def read_photo(photo: Path, tiles: list[int], times: float) -> tuple[int, int]:
         right, extra, cuts = 0, 0, 0
         for start in range(0, len(row) - n + 1, max(1, n)):
             idx = row[start:start + n]
-            image, boxes = cut(rgb, whole.boxes[idx])
+            image, boxes = cut(rgb, whole.boxes[idx], portrait)
             r, e = read_cut(image, boxes, [whole.code(i) for i in idx])
             right, extra, cuts = right + r, extra + e, cuts + 1
         total, found = total + cuts * n, found + right
@@ -97,10 +98,11 @@ def main() -> None:
     ap.add_argument("photos", nargs="*", type=Path, default=[SAMPLE])
     ap.add_argument("--tiles", type=int, nargs="+", default=[8, 4, 3, 2, 1])
     ap.add_argument("--times", type=float, default=4.5, help="enlarge the photo this much first (4.5: the sample as 12 MP)")
+    ap.add_argument("--portrait", action="store_true", help="frames 3:4, the phone held upright (else 4:3)")
     args = ap.parse_args()
     if missing := [str(p) for p in args.photos if not p.is_file()]:
         ap.error(f"no such photo: {', '.join(missing)}")
-    read = [read_photo(photo, args.tiles, args.times) for photo in args.photos]
+    read = [read_photo(photo, args.tiles, args.times, args.portrait) for photo in args.photos]
     if len(read) > 1:
         found, total = sum(r[0] for r in read), sum(r[1] for r in read)
         print(f"{len(read)} photos, every cut: {found} of {total} ({found / max(total, 1):.3f})")

@@ -279,3 +279,26 @@ def test_second_look_samples_show_small_tiles_at_the_size_the_second_look_reads_
     for _ in range(20):
         _, boxes = detector_sample(small, rng, second_look=1.0)
         assert float(np.median(boxes[:, 2:].min(axis=1))) == pytest.approx(8.0, abs=1e-3)
+
+
+def test_close_up_samples_are_a_few_tiles_at_the_detectors_size_laid_in_their_borders_colour(tmp_path: Path) -> None:
+    """A close-up sample cuts a run of one to six tiles of a row, scales it so its tiles are 14-48 px on their short
+    side (smaller only where the cut would not fit the canvas), and lays it in a canvas of one colour, every box inside
+    the canvas. A whole photo laid so keeps every tile's box."""
+    from recognizer.train.prepare import prepare
+    from recognizer.train.train import CLOSE_UP_TILE, DET_CROP, _load, close_up_sample, framed_photo_sample
+
+    prepare([str(SAMPLE)], str(tmp_path), ("train",), det_long_side=800)
+    det = _load(str(tmp_path), "train")["det"]
+    rng = np.random.default_rng(5)
+    sizes = []
+    for _ in range(40):
+        canvas, boxes = close_up_sample(det[int(rng.integers(len(det)))], rng)
+        assert canvas.shape == (DET_CROP, DET_CROP, 3)
+        assert len(boxes) >= 1 and (boxes[:, :2] >= -1e-3).all() and (boxes[:, :2] + boxes[:, 2:] <= DET_CROP + 1e-3).all()
+        sizes.append(float(np.median(boxes[:, 2:].min(axis=1))))
+        corners = np.array([canvas[0, 0], canvas[0, -1], canvas[-1, 0], canvas[-1, -1]], np.int16)
+        assert (np.abs(corners - np.median(corners, axis=0)) <= 60).all()  # one fill, the photometric change aside
+    assert np.median(sizes) >= CLOSE_UP_TILE[0] * 0.8 and max(sizes) <= CLOSE_UP_TILE[1] * 1.1
+    canvas, boxes = framed_photo_sample(det[0], rng)
+    assert canvas.shape == (DET_CROP, DET_CROP, 3) and len(boxes) == len(det[0]["boxes"])

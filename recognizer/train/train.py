@@ -282,10 +282,7 @@ def detector_sample(item: dict[str, Any], rng: np.random.Generator, second_look:
     scaled as the second look scales a photo of small tiles (``detect.second_look``), from the pixels the cache
     keeps (``prepare --det-long-side``): without them the detector learnt those tiles only from blurred enlargements.
     """
-    bgr = cv2.imdecode(np.frombuffer(item["jpg"], np.uint8), cv2.IMREAD_COLOR)
-    if bgr is None:
-        raise ValueError("a cached detector image is not a JPEG: run prepare again")
-    img = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    img = _decoded(item)
     boxes = item["boxes"].copy()
     first_look = DETECT_LONG_SIDE / item.get("long_side", DETECT_LONG_SIDE)
     if second_look and len(boxes) and rng.random() < second_look:
@@ -295,13 +292,7 @@ def detector_sample(item: dict[str, Any], rng: np.random.Generator, second_look:
         s = first_look * math.exp(rng.uniform(math.log(0.6), math.log(1.6)))
     img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
     boxes *= s
-    if rng.random() < 0.5:
-        img = img[:, ::-1]
-        boxes[:, 0] = img.shape[1] - boxes[:, 0] - boxes[:, 2]
-    if rng.random() < 0.25:
-        img = np.ascontiguousarray(np.rot90(img))  # counter-clockwise: (x, y) -> (y, W - x)
-        w_old = img.shape[0]
-        boxes = np.stack([boxes[:, 1], w_old - boxes[:, 0] - boxes[:, 2], boxes[:, 3], boxes[:, 2]], 1)
+    img, boxes = _flipped_or_turned(img, boxes, rng)
     h, w = img.shape[:2]
     fill = rng.integers(0, 256, 3).astype(np.uint8)
     canvas = np.empty((DET_CROP, DET_CROP, 3), np.uint8)
@@ -345,7 +336,7 @@ def _flipped_or_turned(img: np.ndarray, boxes: np.ndarray, rng: np.random.Genera
         boxes[:, 0] = img.shape[1] - boxes[:, 0] - boxes[:, 2]
     if rng.random() < 0.25:
         w_old = img.shape[1]
-        img = np.ascontiguousarray(np.rot90(img))
+        img = np.ascontiguousarray(np.rot90(img))  # counter-clockwise: (x, y) -> (y, W - x)
         boxes = np.stack([boxes[:, 1], w_old - boxes[:, 0] - boxes[:, 2], boxes[:, 3], boxes[:, 2]], 1)
     return img, boxes
 
