@@ -56,16 +56,6 @@ def test_print_beside_a_hand_that_the_beside_detector_is_unsure_of_leaves_the_re
     assert any("beside the hand look like no tile" in p for p in got.problems)
 
 
-@NEEDS_FONTS
-def test_a_word_taken_into_the_hand_and_read_unsurely_leaves_it(tmp_path: Path) -> None:
-    """Drawn text scene 3604: a printed word beside the hand was taken into it and read as a season at 0.10, and the
-    hand counted it. The beside detector finds no tile over it at all: it leaves the hand, whose every tile stays."""
-    got, outcome = read_drawn("text", 3604, tmp_path)
-    assert outcome.stray_in_hand == 0
-    assert outcome.boxed_in_hand == outcome.tiles
-    assert any("beside the hand look like no tile" in p for p in got.problems)
-
-
 HK_PHOTOS = SHARED_DIR / "realdev" / "hk-sets" / "photos"
 
 
