@@ -76,13 +76,13 @@ CLOSE_UP_LOOKS = (48, 96)
 #: How sure the close-up detector must be of a large tile (``close_up_tiles``).
 CLOSE_UP_SURE = 0.4
 #: A close-up's tiles are at least this share of the photo's long side wide: four tiles filling a 4:3 frame's width are
-#: about 0.22; filling a portrait frame's, 0.165, and the base looks read them (none of these cuts was measured).
+#: about 0.22; filling a 3:4 frame's, 0.165, and the base looks read them (`bench_cut_closeups.py --portrait`).
 CLOSE_UP_SHARE = 0.18
 #: and shaped as a tile, long side over short at least this (a tile seen from low is squatter than ``TILE_SHAPED``).
 CLOSE_UP_SHAPED = 1.1
 #: A box within this share of the photo's side from its edge is cut by the frame.
 FRAME_EDGE = 0.02
-#: A close-up's large tile on which lie this many tile-shaped boxes of the base and wide looks is a clump of tiles.
+#: A close-up's large tile on which lie this many tile-shaped boxes of the base looks is a clump of tiles.
 CLUMP = 3
 #: The tile sizes (short side, pixels) a close-up is read at, framed: the middle of those the close-up detector learnt.
 CLOSE_UP_TILES = (24, 36)
