@@ -19,6 +19,7 @@ from recognizer.geometry import (
     box_key,
     crop_tile,
     crop_turned,
+    reaches_the_frame,
     scaled,
     tilt_of,
     to_grey,
@@ -166,8 +167,7 @@ AT_THE_EDGE = 2.0
 
 def cut_by_the_frame(boxes: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """Which boxes (x, y, w, h in the photo as taken, ``size`` its width and height) touch the photo's edge."""
-    x, y, w, h = (boxes[:, k] for k in range(4))
-    return np.asarray((x <= AT_THE_EDGE) | (y <= AT_THE_EDGE) | (x + w >= size[0] - AT_THE_EDGE) | (y + h >= size[1] - AT_THE_EDGE))
+    return reaches_the_frame(boxes, size, (AT_THE_EDGE, AT_THE_EDGE))
 
 
 def no_blank_cut_by_the_frame(dets: Detections, probs: np.ndarray, cut: np.ndarray) -> np.ndarray:

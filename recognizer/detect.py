@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from recognizer.detections import Detections
-from recognizer.geometry import DETECT_LONG_SIDE, FLAT, STRIDE, paper_grey, to_grey, to_input
+from recognizer.geometry import DETECT_LONG_SIDE, FLAT, STRIDE, paper_grey, reaches_the_frame, to_grey, to_input
 from recognizer.models import Model, load_model
 
 SCORE_THRESHOLD = 0.3
@@ -480,10 +480,8 @@ def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
     large = wider[(wider.scores >= CONFIDENT) & (short * DETECT_LONG_SIDE / long_side > LARGE_TILE)]
     if not len(large):
         return tiles
-    x, y = tiles.centres[:, :1], tiles.centres[:, 1:]
     b = large.boxes
-    held = (x >= b[:, 0]) & (x <= b[:, 0] + b[:, 2]) & (y >= b[:, 1]) & (y <= b[:, 1] + b[:, 3])
-    held &= tiles.boxes[:, 2:].max(axis=1)[:, None] <= b[:, 2:].min(axis=1)[None] / 2
+    held = inside_which(tiles.centres, b) & (tiles.boxes[:, 2:].max(axis=1)[:, None] <= b[:, 2:].min(axis=1)[None] / 2)
     bears = held.sum(axis=0) >= 2
     return large[bears] if bears.any() else tiles
 
@@ -681,9 +679,7 @@ def close_up_rather(tiles: Detections, close: Detections, size: tuple[int, int])
     close-up looks read a few large tiles better than the base looks even where both see their size (three real
     tiles filling the frame: 12 of 12, not 6)."""
     h, w = size
-    b = tiles.boxes
-    cut = (b[:, 0] <= FRAME_EDGE * w) | (b[:, 1] <= FRAME_EDGE * h) | (b[:, 0] + b[:, 2] >= (1 - FRAME_EDGE) * w) \
-        | (b[:, 1] + b[:, 3] >= (1 - FRAME_EDGE) * h)
+    cut = reaches_the_frame(tiles.boxes, (w, h), (FRAME_EDGE * w, FRAME_EDGE * h))
     return not (~within(tiles.centres, close.boxes) & ~cut).any()
 
 

@@ -164,6 +164,14 @@ def paper_grey(rgb: np.ndarray) -> float | None:
     return paper if float(np.mean(sample >= paper - FLAT)) >= PAGE_SHARE else None
 
 
+def reaches_the_frame(boxes: np.ndarray, size: tuple[float, float], margin: tuple[float, float]) -> np.ndarray:
+    """Which boxes (x, y, w, h) come within ``margin`` (across, down) of the edge of an image ``size`` (width,
+    height): boxes the frame cuts."""
+    x, y, w, h = (boxes[:, k] for k in range(4))
+    (width, height), (mx, my) = size, margin
+    return np.asarray((x <= mx) | (y <= my) | (x + w >= width - mx) | (y + h >= height - my))
+
+
 def to_input(images: np.ndarray) -> np.ndarray:
     """uint8 (N, H, W, 3) RGB -> float32 (N, 3, H, W) normalised network input, (rgb / 255 - MEAN) / STD.
 
