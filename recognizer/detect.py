@@ -471,9 +471,17 @@ def far_hand(sure: Detections, both: Detections) -> Detections | None:
     return tiles if smaller else None
 
 
+#: Boxes that showed the tile size lying outside every box ``bearing`` takes for a tile bearing them as pips: this many
+#: or more are tiles of their own, and the large boxes clumps of them. Cut from real photos, a close-up of one or two
+#: tiles left at most 4 outside (pips of a neighbour cut by the frame); drawn beside a hand, a keyboard's keys and the
+#: hand's tiles left 5-19 outside 96 px clumps of keys, and the hand was read at a sixth of its tiles' size.
+LEFT_UNBORNE = 5
+
+
 def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
     """``tiles``, the boxes that showed a photo's tile size, or where a wider look's sure boxes too large for the base
-    look each hold two or more of them (each at most half as long as the box's short side), those boxes: the tiles bearing them as pips
+    look each hold two or more of them (each at most half as long as the box's short side), and fewer than
+    ``LEFT_UNBORNE`` of them lie outside all such boxes, those boxes: the tiles bearing them as pips
     (``long_side``: the photo's). A 7 of dots close up shows seven round pips a quarter of its width, and the base and
     wide looks both box them (0.8-0.9 sure), as the tiles' size; the 96 px look boxes the tiles (0.96)."""
     short = wider.boxes[:, 2:].min(axis=1)
@@ -483,7 +491,8 @@ def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
     b = large.boxes
     held = inside_which(tiles.centres, b) & (tiles.boxes[:, 2:].max(axis=1)[:, None] <= b[:, 2:].min(axis=1)[None] / 2)
     bears = held.sum(axis=0) >= 2
-    return large[bears] if bears.any() else tiles
+    left = int((~held[:, bears].any(axis=1)).sum())
+    return large[bears] if bears.any() and left < LEFT_UNBORNE else tiles
 
 
 def halves_joined(dets: Detections, tiles: Detections, whole: np.ndarray) -> tuple[Detections, np.ndarray]:

@@ -13,7 +13,18 @@ import numpy as np
 import pytest
 
 from pungchow_data.faces import SHARED_DIR
-from recognizer.detect import TABLE_PAINT, Looks, detect, far_hand, in_a_row_with, iou_matrix, paper_painted, size_likeness, tile_size
+from recognizer.detect import (
+    TABLE_PAINT,
+    Looks,
+    bearing,
+    detect,
+    far_hand,
+    in_a_row_with,
+    iou_matrix,
+    paper_painted,
+    size_likeness,
+    tile_size,
+)
 from recognizer.detections import Detections
 from recognizer.image import load_photo_sized
 
@@ -149,6 +160,26 @@ def test_tiles_the_detector_is_sure_of_are_not_taken_for_the_pips_of_a_clump_rou
     tiles = [[100, 100, 40, 55], [142, 100, 40, 55], [200, 100, 40, 55], [242, 100, 40, 55]]
     clumps = boxes([[98, 98, 86, 59], [198, 98, 86, 59]], [0.55, 0.55])
     assert tile_size(boxes(tiles, [0.9] * 4), clumps, 384) is None
+
+
+def test_a_close_ups_pips_are_borne_by_the_tiles_the_widest_look_boxes() -> None:
+    """Two 7 of dots filling a 384 px frame: the base and wide looks box their seven round pips (0.85 sure), the
+    widest look the two tiles (0.96); the tiles show the size, their pips do not."""
+    pips = [[x0 + 40 * (k % 3), 100 + 50 * (k // 3), 30, 30] for x0 in (30, 210) for k in range(7)]
+    tiles = boxes([[20, 80, 150, 200], [200, 80, 150, 200]], [0.96, 0.96])
+    shown = bearing(boxes(pips, [0.85] * 14), tiles, 384)
+    assert len(shown) == 2 and np.allclose(shown.boxes[:, 2], 150)
+
+
+def test_a_keyboards_keys_beside_a_hand_are_tiles_sized_not_pips_of_the_clumps_round_them() -> None:
+    """Drawn keyboard scene 3802: the wide look boxes 17 keys and tiles about 36 by 40 pixels; the widest look boxes
+    clumps of keys and tiles, 100 by 115, each round two or three of them. Seven of the seventeen lie outside every
+    clump: they are tiles and keys of their own, so the clumps are no tiles bearing pips (the hand was read at three
+    times its tiles' size, and its rows were boxed in twos and threes)."""
+    keys = [[10 + 40 * k, 15, 36, 40] for k in range(10)] + [[150 + 40 * k, 250, 36, 40] for k in range(7)]
+    clumps = boxes([[5, 5, 100, 115], [125, 5, 100, 115], [245, 5, 100, 115], [145, 230, 100, 115]], [0.55] * 4)
+    shown = bearing(boxes(keys, [0.85] * 17), clumps, 640)
+    assert len(shown) == 17 and np.allclose(shown.boxes[:, 2], 36)
 
 
 #: Four playing cards 64 by 88 pixels, fanned, beside a far hand: the wide look boxes them whole, as the base look does.
