@@ -82,8 +82,15 @@ CLOSE_UP_SHARE = 0.18
 CLOSE_UP_SHAPED = 1.1
 #: A box within this share of the photo's side from its edge is cut by the frame.
 FRAME_EDGE = 0.02
-#: A close-up's large tile on which lie this many tile-shaped boxes of the base looks is a clump of tiles.
+#: A close-up's large tile on which lie this many tile-shaped boxes of the base looks is a clump of tiles,
 CLUMP = 3
+#: where together they cover this share of it or more: the 1922 prints' clumps of kongs are 0.60-0.85 covered by their
+#: tiles; a real 9 of dots filling the frame, whose pips the base looks box as tiles three and four at a time, 0.10-0.12.
+CLUMP_COVER = 0.3
+#: A large box holding this many of the base look's sure tile-shaped boxes is no tile however little they cover: a tile
+#: bears at most nine pips or sticks (the real close-ups' large tiles held 0-7 such boxes); a drawn hand turned on its
+#: side, boxed whole as one tile (0.40-0.47), held 13 and more.
+MORE_THAN_PIPS = 10
 #: The tile sizes (short side, pixels) a close-up is read at, framed: the middle of those the close-up detector learnt.
 CLOSE_UP_TILES = (24, 36)
 #: The scales a tile set chooses among, by how well its own faces match the boxes found at each.
@@ -381,14 +388,15 @@ def looks(rgb: np.ndarray, model: Model | None = None, threshold: float = SCORE_
     if tiles is None:  # a face-down tile alone in the frame: the detector is sure of it only at the smallest look
         taken[SMALLEST_LOOK] = detect_at(rgb, model, threshold, SMALLEST_LOOK, base_image)
         tiles = tile_size(base, taken[SMALLEST_LOOK], long_side, smallest=LONE_TILE)
-    if tiles is None and (base.scores >= CONFIDENT).any():
-        tiles = base[base.scores >= CONFIDENT]  # the wide looks box nothing sure, or only clumps of a far photo's tiles
+    sure = base[base.scores >= CONFIDENT]
+    if tiles is None and len(sure):
+        tiles = sure  # the wide looks box nothing sure, or only clumps of a far photo's tiles
     if close_ups:
         close_up_model = close_up_model or load_model("closeup_detector")
         close = close_up_tiles(rgb, close_up_model, threshold, base_image)
         shown = base if tiles is None else tiles  # nothing sure at the base looks: what they found at all
         if close is not None:
-            close = clumps_dropped(close, shown)
+            close = clumps_dropped(close, shown, sure)
         if close is not None and close_up_rather(shown, close, rgb.shape[:2]):
             return close_up_looks(rgb, close, close_up_model, threshold, taken, base_image)
     if tiles is None:
@@ -665,16 +673,26 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
     return nms(large[np.flatnonzero(~on_larger)])
 
 
-def clumps_dropped(close: Detections, tiles: Detections) -> Detections | None:
+def clumps_dropped(close: Detections, tiles: Detections, sure: Detections) -> Detections | None:
     """A close-up's large tiles (``close``), less those on which lie ``CLUMP`` or more of the tile-shaped boxes the
-    base looks found (``tiles``: those that showed the tiles' size, or every box of the base look where none did):
-    those are clumps of tiles (a 1922 print's four kongs, boxed as one tile at 0.57); None where none is left. A tile
-    filling the frame holds its pips and characters, about square, and at most two tile-shaped strokes (a wind's two
-    characters)."""
-    shaped = tiles[np.flatnonzero((aspect(tiles.boxes) >= TILE_SHAPED) & (aspect(tiles.boxes) <= MAX_ASPECT))]
-    held = inside_which(shaped.centres, close.boxes).sum(axis=0) if len(shaped) else np.zeros(len(close), int)
-    kept = np.flatnonzero(held < CLUMP)
+    base looks found (``tiles``: those that showed the tiles' size, or every box of the base look where none did),
+    covering ``CLUMP_COVER`` of it, or ``MORE_THAN_PIPS`` of the base look's ``sure`` ones however small: those are
+    clumps of tiles (a 1922 print's four kongs, boxed as one tile at 0.57) or a hand's stretch of table; None where
+    none is left. A tile filling the frame holds its pips and characters, small beside it, a few of them tile-shaped."""
+    held, cover = tiles_held(close, tiles)
+    kept = np.flatnonzero(((held < CLUMP) | (cover < CLUMP_COVER)) & (tiles_held(close, sure)[0] < MORE_THAN_PIPS))
     return close[kept] if len(kept) else None
+
+
+def tiles_held(large: Detections, tiles: Detections) -> tuple[np.ndarray, np.ndarray]:
+    """For each of the ``large`` boxes, how many of the tile-shaped ``tiles`` lie on it (by their centres) and what
+    share of its area they cover."""
+    shaped = tiles[np.flatnonzero((aspect(tiles.boxes) >= TILE_SHAPED) & (aspect(tiles.boxes) <= MAX_ASPECT))]
+    if not len(shaped) or not len(large):
+        return np.zeros(len(large), int), np.zeros(len(large))
+    on = inside_which(shaped.centres, large.boxes)
+    cover = (on * np.prod(shaped.boxes[:, 2:], axis=1)[:, None]).sum(axis=0) / np.prod(large.boxes[:, 2:], axis=1)
+    return on.sum(axis=0), cover
 
 
 def close_up_rather(tiles: Detections, close: Detections, size: tuple[int, int]) -> bool:

@@ -15,8 +15,9 @@ import cv2
 import numpy as np
 import pytest
 
+from pungchow_data.distractors import draw_scene
 from pungchow_data.faces import SHARED_DIR
-from recognizer.detect import framed, iou_matrix, looks
+from recognizer.detect import clumps_dropped, framed, iou_matrix, looks
 from recognizer.detections import Detections
 from recognizer.image import load_photo
 from recognizer.level import level
@@ -126,6 +127,34 @@ def test_a_whole_hand_is_no_close_up(phone_photo: np.ndarray) -> None:
     assert not looks(phone_photo).close_up
 
 
+def test_a_drawn_hand_turned_on_its_side_is_no_close_up() -> None:
+    """Drawn cards scene 3802 turned a quarter: the close-up detector boxes the hand's whole stretch of table as one
+    tile (0.40), and the hand's 13 sideways tiles, small beside it, lay on it: read as a close-up, the hand was lost.
+    A tile bears at most nine pips (``detect.MORE_THAN_PIPS``)."""
+    jpeg = cv2.imencode(".jpg", draw_scene("cards", 3802).image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    photo = np.ascontiguousarray(cv2.rotate(load_photo(jpeg), cv2.ROTATE_90_CLOCKWISE))  # as the bench reads it
+    assert not looks(photo).close_up
+
+
+def _boxes(rows: list[list[float]], score: float = 0.9) -> Detections:
+    return Detections(np.array(rows, np.float32).reshape(-1, 4), np.full(len(rows), score, np.float32))
+
+
+def test_a_tile_filling_the_frame_holds_its_pips_but_a_clump_holds_tiles() -> None:
+    """A 9 of dots 72 by 97 filling the frame, four of whose pips (17 by 22) the base looks box tile-shaped, is a tile:
+    its pips cover a tenth of it. A 1922 print's kongs boxed as one 200 by 150, the eight tiles on it covering 0.6 of
+    it, are a clump; so is a large box over a hand's row of thirteen small sure tiles, covering little of it."""
+    nine_dots = _boxes([[5, 9, 72, 97]])
+    pips = _boxes([[10 + 22 * (k % 3), 15 + 30 * (k // 3), 17, 22] for k in range(4)])
+    assert clumps_dropped(nine_dots, pips, pips) is not None
+    kongs = _boxes([[0, 0, 200, 150]])
+    tiles = _boxes([[5 + 48 * (k % 4), 5 + 70 * (k // 4), 45, 60] for k in range(8)])
+    assert clumps_dropped(kongs, tiles, tiles) is None
+    stretch = _boxes([[0, 80, 450, 515]])
+    row = _boxes([[160 + (k % 2) * 80, 150 + 35 * (k // 2), 40, 50] for k in range(13)])
+    assert clumps_dropped(stretch, row[:2], row) is None
+
+
 def test_a_real_sets_rows_of_dots_cut_to_the_frame_are_not_read_as_a_slant() -> None:
     """set07-1's dots, eight of its hand row and the rows below cut to the frame: their pips, four-leafed clovers set
     on a slant, made the tiles' edges agree on a 44 degree slant (0.98), and the photo was turned, every box a clump.
@@ -150,3 +179,16 @@ def test_a_close_up_is_read_as_taken_its_tiles_tilts_still_measured() -> None:
     directions: dict[bytes, tuple[float, float]] = {}
     assert level(frame, seen.merged(), seen=seen, directions=directions) is None
     assert directions
+
+
+def test_a_real_nine_of_dots_filling_the_frame_is_read_as_in_the_whole_photo() -> None:
+    """set09-1's two 9 of dots, each cut alone to the frame: the base looks box its pips as tiles, three and four of
+    them tile-shaped, and the close-up detector's sure tile (0.87, 0.94) was dropped as a clump of them."""
+    photo_path = HK_SET05.parent / "set09-1.jpg"
+    if not photo_path.is_file():
+        pytest.skip("the HK set photos are not in ../shared/realdev/hk-sets beside the repository (or PUNGCHOW_SHARED_DIR)")
+    photo = load_photo(photo_path)
+    whole = recognize(photo).detections
+    nines = [k for k in range(len(whole)) if whole.code(k) == "9D"]
+    assert len(nines) == 4
+    assert [read_close_up(photo, whole[k:k + 1]) for k in nines] == [[{"9D"}]] * 4
