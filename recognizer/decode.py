@@ -18,14 +18,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from recognizer.detections import Detections
+from recognizer.detections import UNSURE_BELOW, Detections
 from recognizer.group import Group
 from recognizer.labels import CLASSES, FACE_DOWN, NOT_A_TILE
 from scoring.arrange import HEAD_KINDS, Shape
@@ -844,6 +845,48 @@ def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     confidence = dets.probs[np.arange(len(dets)), codes]
     regrouped, groups = group_again(dets.with_(codes=codes, confidence=confidence, face_down=codes == _XX), groups)
     return regrouped, groups, decoding
+
+
+
+#: The most of a hand's lone boxes ``whole_without`` sets aside together: a domino's two halves by a hand.
+EXTRA_BOXES = 2
+
+
+def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape] = EVERY_BOOKS_SHAPES,
+                  bonus_faces: Iterable[str] = BONUS_CODES, names: Sequence[str] | None = None
+                  ) -> tuple[Detections, list[Group], Decoding | None, tuple[int, ...]]:
+    """``read_the_hand``; where it reads no whole hand, the hand read again with one, then two (``EXTRA_BOXES``), of its
+    lone boxes read unsurely (each alone in its group, laid apart from the rows; under ``UNSURE_BELOW``, and no back)
+    set aside, the fewest that leave a whole hand, the likeliest such reading; and the boxes so set aside. A printed
+    word by the hand joins it as a tile laid apart, read as a wind at 0.19, and no hand is whole with it. The winning
+    tile or a flower laid apart is no box too many: without it the hand is a tile short, or it was whole with it, read
+    as a flower. A back laid apart stays: a concealed kong's end read apart from its kong was set aside, and the kong
+    read as a pung made the hand whole (drawn scenes 3601 and 3609)."""
+    from recognizer.hand_rows import group_apart
+
+    read = read_the_hand(dets, groups, shapes, bonus_faces, names)
+    if read[2] is None or read[2].best.shape is not HandShape.COUNT_RULE:
+        return (*read, ())
+    lone = [k for g in groups if g.in_hand and len(g.members) == 1 for k in g.members
+            if dets.codes[k] != _XX and dets.confidence[k] < UNSURE_BELOW]
+    aside = tuple(k for g in groups if g.aside for k in g.members)
+    copies = copies_in_a_set(bonus_faces)
+    laid = layout_of(groups)
+    for many in range(1, EXTRA_BOXES + 1):
+        if not _may_be_complete(replace(laid, loose=laid.loose[many:]), copies):
+            continue  # that many fewer tiles are still too many (a whole set laid out), or too few
+        whole: list[tuple[float, tuple[Detections, list[Group], Decoding], tuple[int, ...]]] = []
+        for extra in combinations(lone, many):
+            apart = group_apart(dets, tuple(sorted(aside + extra)))
+            if not _may_be_complete(layout_of(apart[1]), copies):
+                continue
+            again = read_the_hand(*apart, shapes, bonus_faces, names)
+            if again[2] is not None and again[2].best.shape is not HandShape.COUNT_RULE:
+                whole.append((again[2].best.log_ratio, (again[0], again[1], again[2]), extra))
+        if whole:
+            _, best, extra = min(whole, key=lambda w: w[0])
+            return (*best, extra)
+    return (*read, ())
 
 
 for _laid in range(5):  # the units each shape allows, built once at import rather than in a photo's first decoding

@@ -12,7 +12,7 @@ import numpy as np
 from recognizer.beside import beside_the_hand
 from recognizer.blas import one_blas_thread
 from recognizer.classify import classify, cut_by_the_frame
-from recognizer.decode import EVERY_BOOKS_SHAPES, read_the_hand
+from recognizer.decode import EVERY_BOOKS_SHAPES, whole_without
 from recognizer.detect import looks, other_looks
 from recognizer.group import in_the_hand
 from recognizer.hand import Recognition, read_hand
@@ -79,7 +79,11 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     lap("group")
     shapes = get_rule_set(rules).special_shapes if rules else EVERY_BOOKS_SHAPES
     bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES
-    dets, groups, decoding = read_the_hand(dets, groups, shapes, bonus_faces or BONUS_CODES, _numbered(dets.boxes, levelled))
+    numbers = _numbered(dets.boxes, levelled)
+    dets, groups, decoding, extra = whole_without(dets, groups, shapes, bonus_faces or BONUS_CODES, numbers)
+    if extra:
+        notes.append(f"{len(extra)} box(es) laid apart from the hand set aside ({', '.join(numbers[k] for k in extra)}): the hand "
+                     "is whole without them; count any that is a tile of this hand back in")
     lap("decode")
     built = read_hand(dets, groups, marked=winning_mark(rgb, dets.boxes, in_the_hand(groups, len(dets))), **context)
     problems = notes + (list(decoding.notes) if decoding else []) + [str(p) for p in built.problems] + built.hand.problems()

@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from recognizer.decode import BUDGET_STEPS, HandShape, Layout, copies_in_a_set, decode, least_under_the_count_rule
+from recognizer.detections import Detections
+from recognizer.group import Group
 from recognizer.labels import CLASSES
 from recognizer.likeness import pull_alike
 from scoring.arrange import Shape
@@ -324,3 +326,58 @@ def test_tiles_the_player_fixed_are_never_moved() -> None:
     assert codes(d.best.codes)[:5] == ["1B"] * 5
     assert all(c.tile >= 5 for c in d.changes)
     assert least_under_the_count_rule(np.where(fixed > 0, 0.0, np.inf), copies_in_a_set()) is None
+
+
+def _laid_out(hand: list[str], apart: np.ndarray) -> tuple[Detections, list[Group]]:
+    """The ``hand`` in a row and one more box laid apart below it, read as ``apart`` says, grouped."""
+    from recognizer.classify import with_probabilities
+    from recognizer.group import group
+
+    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(hand))] + [[200, 300, 40, 56]]
+    dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))), np.vstack([reading(*hand), apart]))
+    return group(dets)
+
+
+def _unsure(**faces: float) -> np.ndarray:
+    """A box's probabilities: these faces as given, the flowers and seasons next to none, the rest shared."""
+    row = np.full(len(CLASSES), 0.0)
+    bonus = [CLASSES.index(c) for c in ("1F", "2F", "3F", "4F", "1S", "2S", "3S", "4S")]
+    row[bonus] = 0.002
+    rest = [i for i in range(len(CLASSES)) if i not in bonus and CLASSES[i] not in faces]
+    row[rest] = (1.0 - sum(faces.values()) - row[bonus].sum()) / len(rest)
+    for code, p in faces.items():
+        row[CLASSES.index(code)] = p
+    return row[None]
+
+
+def test_a_word_laid_apart_from_a_whole_hand_is_set_aside_and_the_hand_read_whole() -> None:
+    """Drawn text scene 3810: a printed word below a whole hand joined it as the winning tile laid apart, read as a
+    north wind at 0.19, and no hand is whole with it (nor is it a flower or a season: 0.002 each). Without it the
+    fourteen tiles are four sets and a pair: it is set aside, and the hand read whole."""
+    from recognizer.decode import whole_without
+
+    dets, groups = _laid_out(HAND, _unsure(NW=0.19, WW=0.15, SW=0.12))
+    dets, groups, decoding, extra = whole_without(dets, groups)
+    assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert not any(g.in_hand and 14 in g.members for g in groups)
+
+
+@pytest.mark.parametrize(("apart", "why"), [
+    (_unsure(XX=0.88), "a back read surely: a kong's end laid apart from it (drawn scenes 3601, 3609)"),
+    (_unsure(NW=0.9), "read surely as a wind: the player's to count out, not the reader's"),
+])
+def test_a_box_laid_apart_that_may_be_the_hands_own_is_never_set_aside(apart: np.ndarray, why: str) -> None:
+    from recognizer.decode import whole_without
+
+    _, _, decoding, extra = whole_without(*_laid_out(HAND, apart))
+    assert extra == () and decoding is not None and decoding.best.shape is HandShape.COUNT_RULE, why
+
+
+def test_the_winning_tile_laid_apart_unsurely_is_the_hands_own() -> None:
+    """Thirteen tiles in a row and the winning tile laid apart below, read as a red dragon at 0.45: with it the hand
+    is whole, so nothing is set aside."""
+    from recognizer.decode import whole_without
+
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND[:13], _unsure(RD=0.45, GD=0.3)))
+    assert extra == () and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert any(g.in_hand and 13 in g.members for g in groups)
