@@ -847,7 +847,6 @@ def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     return regrouped, groups, decoding
 
 
-
 #: The most of a hand's lone boxes ``whole_without`` sets aside together: a domino's two halves by a hand.
 EXTRA_BOXES = 2
 

@@ -75,11 +75,11 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     lap("classify")
     dets, groups, aside = group_the_hand(dets, rgb.shape[:2])  # keys, dominoes, counters beside the hand: set aside, still shown
     dets, groups, aside = beside_the_hand(rgb, dets, groups, aside, close_up=seen.close_up)  # no tile at all: left out
-    notes += aside.note(_numbered(dets.boxes, levelled))
+    numbers = _numbered(dets.boxes, levelled)  # as the overlay numbers the tiles: the notes name them so
+    notes += aside.note(numbers)
     lap("group")
     shapes = get_rule_set(rules).special_shapes if rules else EVERY_BOOKS_SHAPES
     bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES
-    numbers = _numbered(dets.boxes, levelled)
     dets, groups, decoding, extra = whole_without(dets, groups, shapes, bonus_faces or BONUS_CODES, numbers)
     if extra:
         notes.append(f"{len(extra)} box(es) laid apart from the hand set aside ({', '.join(numbers[k] for k in extra)}): the hand "

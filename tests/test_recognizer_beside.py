@@ -56,6 +56,25 @@ def test_print_beside_a_hand_that_the_beside_detector_is_unsure_of_leaves_the_re
     assert any("beside the hand look like no tile" in p for p in got.problems)
 
 
+@NEEDS_FONTS
+def test_a_word_joined_to_a_whole_hand_as_its_winning_tile_is_set_aside_with_a_note(tmp_path: Path) -> None:
+    """Drawn text scene 3810: a printed word below the hand joined it as the winning tile laid apart, read as a north
+    wind at 0.19, and no hand was whole with it. The hand is whole without it (``decode.whole_without``): it is set
+    aside, the note names it, and the hand laid out is the one read."""
+    got, outcome = read_drawn("text", 3810, tmp_path)
+    assert outcome.stray_in_hand == 0 and outcome.hand_right
+    assert any("laid apart from the hand set aside" in p for p in got.problems)
+
+
+@NEEDS_FONTS
+def test_a_hand_beside_a_laptop_is_read_at_its_tiles_size_not_its_key_clumps(tmp_path: Path) -> None:
+    """Drawn keyboard scene 3802: the widest look boxed clumps of keys and tiles, and they were taken for tiles bearing
+    the keys as pips; the hand, read at three times its tiles' size, was boxed in twos and threes (``detect.bearing``,
+    ``detect.LEFT_UNBORNE``)."""
+    _, outcome = read_drawn("keyboard", 3802, tmp_path)
+    assert outcome.boxed_in_hand == outcome.tiles and outcome.stray_in_hand == 0
+
+
 HK_PHOTOS = SHARED_DIR / "realdev" / "hk-sets" / "photos"
 
 
