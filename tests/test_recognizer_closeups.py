@@ -192,3 +192,14 @@ def test_a_real_nine_of_dots_filling_the_frame_is_read_as_in_the_whole_photo() -
     nines = [k for k in range(len(whole)) if whole.code(k) == "9D"]
     assert len(nines) == 4
     assert [read_close_up(photo, whole[k:k + 1]) for k in nines] == [[{"9D"}]] * 4
+
+
+def test_a_real_sets_four_tiles_filling_the_frame_are_read_whole_the_squat_one_too() -> None:
+    """set05-1's 1D to 4D cut to the frame: the close-up detector boxed the fourth squat (103 by 108, 0.47), under a
+    tile's shape, so its pips, lying off the other three, kept the cut from being read as a close-up, and none of the
+    four was read. Boxed in a row with the three, it is their fellow (``detect.close_up_tiles``)."""
+    if not HK_SET05.is_file():
+        pytest.skip("the HK set photos are not in ../shared/realdev/hk-sets beside the repository (or PUNGCHOW_SHARED_DIR)")
+    photo = load_photo(HK_SET05)
+    row = row_of(photo)
+    assert read_close_up(photo, row[:4]) == [{row.code(j)} for j in range(4)]
