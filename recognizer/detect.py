@@ -466,7 +466,7 @@ def far_hand(sure: Detections, both: Detections) -> Detections | None:
     fifteen tiles, boxed at the base look alone (the wide look sees them in twos), were dropped as too small."""
     rest = sure[iou_matrix(sure.boxes, both.boxes).max(axis=1) < 0.5]
     rest = rest[~within(rest.centres, both.boxes)]  # a close-up's pips and sticks lie on its tiles, a far hand beside them
-    rest = rest[(aspect(rest.boxes) >= TILE_SHAPED) & (aspect(rest.boxes) <= MAX_ASPECT)]
+    rest = rest[shaped_as_tiles(rest.boxes)]
     if len(rest) < max(FAR_HAND_TILES, FAR_HAND_MORE * len(both)):
         return None
     short = rest.boxes[:, 2:].min(axis=1)
@@ -573,6 +573,13 @@ def aspect(boxes: np.ndarray) -> np.ndarray:
     return ratio
 
 
+def shaped_as_tiles(boxes: np.ndarray) -> np.ndarray:
+    """Which boxes are shaped as tiles: ``aspect`` from ``TILE_SHAPED`` to ``MAX_ASPECT``."""
+    ratio = aspect(boxes)
+    shaped: np.ndarray = (ratio >= TILE_SHAPED) & (ratio <= MAX_ASPECT)
+    return shaped
+
+
 def within(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """Which points (x, y) lie inside any of the boxes."""
     return np.asarray(inside_which(points, boxes).any(axis=1))
@@ -666,9 +673,9 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
     long_side = max(rgb.shape[:2])
     found = [detect_framed(rgb, model, threshold, side, larger) for side in CLOSE_UP_LOOKS]
     every = Detections(np.concatenate([d.boxes for d in found]), np.concatenate([d.scores for d in found]))
-    big = (every.scores >= CLOSE_UP_SURE) & (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side) \
-        & (aspect(every.boxes) <= MAX_ASPECT)
-    shaped = big & (aspect(every.boxes) >= CLOSE_UP_SHAPED)
+    ratio = aspect(every.boxes)
+    big = (every.scores >= CLOSE_UP_SURE) & (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side) & (ratio <= MAX_ASPECT)
+    shaped = big & (ratio >= CLOSE_UP_SHAPED)
     squat = np.flatnonzero(big & ~shaped)
     if len(squat) and shaped.any():  # boxed squat, but in a row with the tiles: a tile of theirs
         shaped[squat[in_a_row_with(every.boxes[squat], every.boxes[shaped])]] = True
@@ -694,7 +701,7 @@ def clumps_dropped(close: Detections, tiles: Detections, sure: Detections) -> De
 def tiles_held(large: Detections, tiles: Detections) -> tuple[np.ndarray, np.ndarray]:
     """For each of the ``large`` boxes, how many of the tile-shaped ``tiles`` lie on it (by their centres) and what
     share of its area they cover."""
-    shaped = tiles[np.flatnonzero((aspect(tiles.boxes) >= TILE_SHAPED) & (aspect(tiles.boxes) <= MAX_ASPECT))]
+    shaped = tiles[np.flatnonzero(shaped_as_tiles(tiles.boxes))]
     if not len(shaped) or not len(large):
         return np.zeros(len(large), int), np.zeros(len(large))
     on = inside_which(shaped.centres, large.boxes)
