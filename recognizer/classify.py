@@ -97,7 +97,8 @@ def read_both_ways_up(model: Model, crops: np.ndarray) -> tuple[np.ndarray, list
 
 #: A tile read this surely as a face (not blank, not a back, not "not a tile") shows the photo's face colour.
 FACE_SURE = 0.6
-#: Faces needed before the photo's face colour is trusted, and the most it is taken from (spread over the photo).
+#: Faces needed before the photo's face colour is trusted, and the most it is taken from (spread over the photo); in a
+#: close-up whose every other tile is a sure face, those faces are all the photo has, and one is enough.
 FACES_NEEDED, FACES_USED = 3, 32
 #: Colour only decides between blank and back when the classifier gives each at least this much: one it all but
 #: rules out (a wall's tiles seen edge on are white, and surely backs) stays ruled out.
@@ -145,12 +146,12 @@ def _misread_by_colour(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, to
     """Of the ``unsure`` tiles, those read as backs whose paper is the faces' colour and those read blank far from it."""
     none = np.zeros(0, np.int64)
     faces = np.flatnonzero((probs.max(axis=1) >= FACE_SURE) & ~np.isin(top, (WD_INDEX, XX_INDEX, NT_INDEX)))
-    if not len(unsure) or len(faces) < FACES_NEEDED:
+    if not len(unsure) or not len(faces) or len(faces) < min(FACES_NEEDED, len(probs) - len(unsure)):
         return none
     faces = faces[np.linspace(0, len(faces) - 1, min(len(faces), FACES_USED)).round().astype(np.int64)]
     papers = np.array([paper_colour(rgb, boxes[i]) for i in faces])
     papers = papers[np.isfinite(papers).all(axis=1)]
-    if len(papers) < FACES_NEEDED:
+    if len(papers) < len(faces):
         return none
     face_colour = np.median(papers, axis=0)
     weight = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], np.float32)
@@ -208,7 +209,7 @@ def classify(rgb: np.ndarray, dets: Detections, tileset: LearntSet | None = None
     by_prototypes = tileset is not None and tileset.calibrated  # reads each tile as it stands: no tilts
     tilts = tilts_of(rgb, dets.boxes, directions) if directions and not by_prototypes else None
     probs, emb = face_readings(rgb, dets.boxes, tileset, model, reframe=True, tilts=tilts)
-    probs = blank_or_back(rgb, dets.boxes, probs)
+    probs = blank_or_back(rgb, dets.boxes, probs, alone=len(dets) == 1)
     if cut is not None:
         probs = no_blank_cut_by_the_frame(dets, probs, cut)
     if not by_prototypes:  # a calibrated set keeps its own counts

@@ -65,13 +65,25 @@ def test_a_green_back_read_as_blank_is_a_back() -> None:
 
 
 def test_without_enough_sure_faces_or_with_a_colour_between_nothing_changes() -> None:
-    rgb, boxes = table_of_tiles([IVORY] * 2 + [GREEN], [True, True, False])
-    few = readings(["1D", "2D", "WD?"])  # two sure faces: too few to say what colour the set's faces are
+    rgb, boxes = table_of_tiles([IVORY] * 2 + [GREEN] * 2, [True, True, True, False])
+    few = readings(["1D", "2D", "3D", "WD?"], sure=0.5)  # 1D, 2D unsure faces too: none sure to say the faces' colour
+    few[:2] = readings(["1D", "2D"])
     assert FACES_NEEDED > 2
     assert np.array_equal(blank_or_back(rgb, boxes, few), few)
     rgb, boxes = table_of_tiles([IVORY] * 4 + [PINK], [True] * 4 + [False])  # neither the faces' colour nor far from it
     between = readings(["1D", "2D", "3D", "EW", "XX?"])
     assert np.array_equal(blank_or_back(rgb, boxes, between), between)
+
+
+def test_in_a_close_up_whose_other_tiles_are_sure_faces_one_face_shows_their_colour() -> None:
+    """Two tiles filling the frame (leo-059's north wind beside its white dragon): the one sure face is all the photo
+    has, and enough."""
+    rgb, boxes = table_of_tiles([IVORY, IVORY], [True, False])
+    blank = blank_or_back(rgb, boxes, readings(["NW", "XX?"]))
+    assert CLASSES[int(blank[1].argmax())] == "WD"
+    rgb, boxes = table_of_tiles([IVORY, GREEN], [True, False])
+    back = blank_or_back(rgb, boxes, readings(["NW", "WD?"]))
+    assert CLASSES[int(back[1].argmax())] == "XX"
 
 
 def test_a_tile_photographed_alone_and_torn_between_blank_and_back_is_the_blank_face() -> None:
