@@ -73,6 +73,9 @@ SMALLEST_LOOK = 64
 #: The close-up looks (``close_up_tiles``): the photo at these long sides, framed (``framed``), read by the close-up
 #: detector. One tile filling the frame is about 30 px wide at 48, four are about 22 px at 96.
 CLOSE_UP_LOOKS = (48, 96)
+#: One tile filling the frame edge to edge, boxed squat or unsurely at the smaller close-up look (framed a little
+#: tight), is boxed tile-shaped and surely at this long side (``close_up_tiles``).
+TIGHT_CLOSE_UP_LOOK = 40
 #: How sure the close-up detector must be of a large tile (``close_up_tiles``).
 CLOSE_UP_SURE = 0.4
 #: A close-up's tiles are at least this share of the photo's long side wide: four tiles filling a 4:3 frame's width are
@@ -667,11 +670,18 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
     """The tiles of a close-up, too large for the detector's looks (``CLOSE_UP_SHARE`` of the photo's long side or
     more), as the close-up looks (``CLOSE_UP_LOOKS``) box them surely and tile-shaped, or squatter but in a row with
     such tiles (set05-1's fourth of four tiles, boxed 103 by 108 at 0.47: its pips, lying off the other three, kept
-    the cut from being read as a close-up, and 8 of 12 were read); None where they box none.
+    the cut from being read as a close-up, and 8 of 12 were read); None where they box none. Where the smaller look
+    boxes something that large only squat or unsurely, a tile filling the frame edge to edge, framed a little tight,
+    the tighter look (``TIGHT_CLOSE_UP_LOOK``) is taken too (set01-1's 5 of bamboo alone, 137 by 149 at 0.47, is boxed
+    156 by 219 at 0.56 there).
     A box centred on a sure box of twice its area or more is a pip or a character of that tile: one tile filling the
     frame is too large for the larger look, which boxes its pips as tiles."""
     long_side = max(rgb.shape[:2])
     found = [detect_framed(rgb, model, threshold, side, larger) for side in CLOSE_UP_LOOKS]
+    smallest = found[0]
+    doubtful = (smallest.scores < CLOSE_UP_SURE) | (aspect(smallest.boxes) < CLOSE_UP_SHAPED)
+    if ((smallest.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side) & doubtful).any():
+        found.append(detect_framed(rgb, model, threshold, TIGHT_CLOSE_UP_LOOK, larger))
     every = Detections(np.concatenate([d.boxes for d in found]), np.concatenate([d.scores for d in found]))
     ratio = aspect(every.boxes)
     big = (every.scores >= CLOSE_UP_SURE) & (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side) & (ratio <= MAX_ASPECT)
