@@ -849,6 +849,10 @@ def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape
 
 #: The most of a hand's lone boxes ``whole_without`` sets aside together: a domino's two halves by a hand.
 EXTRA_BOXES = 2
+#: A lone box the decoder reads as a flower or season its reader gave under this chance is no bonus tile but a thing
+#: beside the hand (``whole_without``): the drawn scenes' domino halves, a key and a printed word were made flowers and
+#: seasons read at 0.01-0.02, against 0.10-0.63 for what the reader saw.
+BONUS_UNREAD = 0.05
 
 
 def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape] = EVERY_BOOKS_SHAPES,
@@ -860,14 +864,22 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     word by the hand joins it as a tile laid apart, read as a wind at 0.19, and no hand is whole with it. The winning
     tile or a flower laid apart is no box too many: without it the hand is a tile short, or it was whole with it, read
     as a flower. A back laid apart stays: a concealed kong's end read apart from its kong was set aside, and the kong
-    read as a pung made the hand whole (drawn scenes 3601 and 3609)."""
+    read as a pung made the hand whole (drawn scenes 3601 and 3609). Where the hand is whole only by reading such a
+    lone box as a flower or a season its reader all but ruled out (``BONUS_UNREAD``), back or not, it is set aside
+    where the hand is whole without it: a flower counts for the winner, and nothing showed one there."""
     from recognizer.hand_rows import group_apart
 
     read = read_the_hand(dets, groups, shapes, bonus_faces, names)
-    if read[2] is None or read[2].best.shape is not HandShape.COUNT_RULE:
+    if read[2] is None:
         return (*read, ())
-    lone = [k for g in groups if g.in_hand and len(g.members) == 1 for k in g.members
-            if dets.codes[k] != _XX and dets.confidence[k] < UNSURE_BELOW]
+    lone = [k for g in groups if g.in_hand and len(g.members) == 1 for k in g.members if dets.confidence[k] < UNSURE_BELOW]
+    if read[2].best.shape is HandShape.COUNT_RULE:
+        lone = [k for k in lone if dets.codes[k] != _XX]
+    else:  # whole, but with a thing beside the hand made a flower or a season against its reading
+        lone = [c.tile for c in read[2].changes if c.tile in lone and CLASSES.index(c.now) in _BONUS
+                and dets.probs[c.tile, CLASSES.index(c.now)] < BONUS_UNREAD]
+        if not lone:
+            return (*read, ())
     aside = tuple(k for g in groups if g.aside for k in g.members)
     copies = copies_in_a_set(bonus_faces)
     laid = layout_of(groups)

@@ -16,6 +16,7 @@ from recognizer.group import Group
 from recognizer.labels import CLASSES
 from recognizer.likeness import pull_alike
 from scoring.arrange import Shape
+from scoring.tiles import BONUS_CODES
 
 
 def reading(*tiles: str | tuple[str, float, str, float]) -> np.ndarray:
@@ -381,3 +382,28 @@ def test_the_winning_tile_laid_apart_unsurely_is_the_hands_own() -> None:
     _, groups, decoding, extra = whole_without(*_laid_out(HAND[:13], _unsure(RD=0.45, GD=0.3)))
     assert extra == () and decoding is not None and decoding.best.shape is HandShape.STANDARD
     assert any(g.in_hand and 13 in g.members for g in groups)
+
+
+def test_a_thing_made_a_flower_against_its_reading_is_set_aside_and_the_hand_read_whole() -> None:
+    """Drawn domino scene 3409: a domino's half below a whole hand, read as a white dragon at 0.63 and no tile at 0.19,
+    was made a flower (read at 0.01) for the hand to be whole with it, and the winner was paid for it. The hand is
+    whole without it: it is set aside, and the note says so."""
+    from recognizer.decode import BONUS_UNREAD, whole_without
+
+    apart = _unsure(WD=0.63, NT=0.19)
+    assert apart[0, CLASSES.index("1F")] < BONUS_UNREAD
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND, apart))
+    assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert not any(g.in_hand and 14 in g.members for g in groups)
+    assert not any(c.now in BONUS_CODES for c in decoding.changes)
+
+
+def test_a_flower_read_unsurely_is_still_the_hands_flower() -> None:
+    """The same box read as a white dragon at 0.5 and the first flower at 0.3: a flower the reader saw stays, as the
+    hand's, however unsure."""
+    from recognizer.decode import whole_without
+
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND, _unsure(WD=0.5, **{"1F": 0.3})))
+    assert extra == () and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert any(g.in_hand and 14 in g.members for g in groups)
+    assert CLASSES[decoding.best.codes[14]] == "1F"
