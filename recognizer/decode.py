@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from recognizer.detections import UNSURE_BELOW, Detections
-from recognizer.group import Group
+from recognizer.group import Group, row_frame
 from recognizer.labels import CLASSES, FACE_DOWN, NOT_A_TILE
 from scoring.arrange import HEAD_KINDS, Shape
 from scoring.tiles import BONUS_CODES, COPIES_OF_A_TILE, PLAYING_CODES
@@ -853,33 +853,33 @@ EXTRA_BOXES = 2
 #: beside the hand (``whole_without``): the drawn scenes' domino halves, a key and a printed word were made flowers and
 #: seasons read at 0.01-0.02, against 0.10-0.63 for what the reader saw.
 BONUS_UNREAD = 0.05
+#: A box whose nearest neighbour's centre is farther than this many tile pitches lies apart from the hand's tiles: a
+#: drawn concealed kong's end lay 1.13 pitches from its kong (drawn scene 3609), tiles in a row 1.0-1.15.
+APART = 1.5
 
 
 def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape] = EVERY_BOOKS_SHAPES,
                   bonus_faces: Iterable[str] = BONUS_CODES, names: Sequence[str] | None = None
                   ) -> tuple[Detections, list[Group], Decoding | None, tuple[int, ...]]:
     """``read_the_hand``; where it reads no whole hand, the hand read again with one, then two (``EXTRA_BOXES``), of its
-    lone boxes read unsurely (each alone in its group, laid apart from the rows; under ``UNSURE_BELOW``, and no back)
-    set aside, the fewest that leave a whole hand, the likeliest such reading; and the boxes so set aside. A printed
-    word by the hand joins it as a tile laid apart, read as a wind at 0.19, and no hand is whole with it. The winning
-    tile or a flower laid apart is no box too many: without it the hand is a tile short, or it was whole with it, read
-    as a flower. A back laid apart stays: a concealed kong's end read apart from its kong was set aside, and the kong
-    read as a pung made the hand whole (drawn scenes 3601 and 3609). Where the hand is whole only by reading such a
-    lone box as a flower or a season its reader all but ruled out (``BONUS_UNREAD``), back or not, it is set aside
-    where the hand is whole without it: a flower counts for the winner, and nothing showed one there."""
+    boxes laid apart from every tile (``laid_apart``) and read unsurely (under ``UNSURE_BELOW``) or as backs set
+    aside, the fewest that leave a whole hand, the likeliest such reading; and the boxes so set aside. A printed word
+    by the hand joins it as a tile laid apart, read as a wind at 0.19, and no hand is whole with it; a domino's blank
+    half three tiles below a whole hand is read as a back. The winning tile or a flower laid apart is no box too many:
+    without it the hand is a tile short, or it was whole with it, read as a flower. A kong's end a little apart from
+    its kong is not laid apart from every tile, and stays (drawn scene 3609: set aside, the kong read as a pung made
+    the hand whole). A hand whole only by reading a box laid apart as a flower or a season its reader all but ruled
+    out (``BONUS_UNREAD``) is no whole hand: a flower counts for the winner, and nothing showed one there."""
     from recognizer.hand_rows import group_apart
 
     read = read_the_hand(dets, groups, shapes, bonus_faces, names)
     if read[2] is None:
         return (*read, ())
-    lone = [k for g in groups if g.in_hand and len(g.members) == 1 for k in g.members if dets.confidence[k] < UNSURE_BELOW]
-    if read[2].best.shape is HandShape.COUNT_RULE:
-        lone = [k for k in lone if dets.codes[k] != _XX]
-    else:  # whole, but with a thing beside the hand made a flower or a season against its reading
-        lone = [c.tile for c in read[2].changes if c.tile in lone and CLASSES.index(c.now) in _BONUS
-                and dets.probs[c.tile, CLASSES.index(c.now)] < BONUS_UNREAD]
-        if not lone:
-            return (*read, ())
+    alone = laid_apart(dets, groups)
+    made_bonus = _made_bonus(dets, read[2], alone)
+    if read[2].best.shape is not HandShape.COUNT_RULE and not made_bonus:
+        return (*read, ())
+    lone = sorted({k for k in alone if dets.confidence[k] < UNSURE_BELOW or dets.codes[k] == _XX} | set(made_bonus))
     aside = tuple(k for g in groups if g.aside for k in g.members)
     copies = copies_in_a_set(bonus_faces)
     laid = layout_of(groups)
@@ -888,16 +888,36 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
             continue  # that many fewer tiles are still too many (a whole set laid out), or too few
         whole: list[tuple[float, tuple[Detections, list[Group], Decoding], tuple[int, ...]]] = []
         for extra in combinations(lone, many):
-            apart = group_apart(dets, tuple(sorted(aside + extra)))
-            if not _may_be_complete(layout_of(apart[1]), copies):
+            without = group_apart(dets, tuple(sorted(aside + extra)))
+            if not _may_be_complete(layout_of(without[1]), copies):
                 continue
-            again = read_the_hand(*apart, shapes, bonus_faces, names)
-            if again[2] is not None and again[2].best.shape is not HandShape.COUNT_RULE:
+            again = read_the_hand(*without, shapes, bonus_faces, names)
+            if again[2] is not None and again[2].best.shape is not HandShape.COUNT_RULE \
+                    and not _made_bonus(dets, again[2], [k for k in alone if k not in extra]):
                 whole.append((again[2].best.log_ratio, (again[0], again[1], again[2]), extra))
         if whole:
             _, best, extra = min(whole, key=lambda w: w[0])
             return (*best, extra)
     return (*read, ())
+
+
+def laid_apart(dets: Detections, groups: list[Group]) -> list[int]:
+    """The hand's boxes with no other box's centre within ``APART`` tile pitches of their own: laid apart from every
+    tile, as the winning tile may be, or a thing beside the hand, never a kong's end."""
+    held = np.zeros(len(dets), bool)
+    held[[k for g in groups if g.in_hand for k in g.members]] = True
+    if len(dets) < 2:
+        return [int(k) for k in np.flatnonzero(held)]
+    c, pitch = row_frame(dets)
+    dist = np.linalg.norm(c[:, None] - c[None], axis=2)
+    np.fill_diagonal(dist, np.inf)
+    return [int(k) for k in np.flatnonzero(held & (dist.min(axis=1) > APART * pitch))]
+
+
+def _made_bonus(dets: Detections, decoding: Decoding, alone: Sequence[int]) -> list[int]:
+    """Which of the boxes laid ``alone`` the decoding reads as a flower or season their reader all but ruled out."""
+    return [c.tile for c in decoding.changes if c.tile in alone and dets.confidence[c.tile] < UNSURE_BELOW
+            and CLASSES.index(c.now) in _BONUS and dets.probs[c.tile, CLASSES.index(c.now)] < BONUS_UNREAD]
 
 
 for _laid in range(5):  # the units each shape allows, built once at import rather than in a photo's first decoding

@@ -329,12 +329,18 @@ def test_tiles_the_player_fixed_are_never_moved() -> None:
     assert least_under_the_count_rule(np.where(fixed > 0, 0.0, np.inf), copies_in_a_set()) is None
 
 
-def _laid_out(hand: list[str], apart: np.ndarray) -> tuple[Detections, list[Group]]:
-    """The ``hand`` in a row and one more box laid apart below it, read as ``apart`` says, grouped."""
+#: Where ``_laid_out`` lays the box apart: below the row, three and a half tiles down.
+BELOW = (200, 300)
+#: ... or at the row's right end, a sixth of a tile beyond its last tile, as a kong's end lies.
+AT_THE_END = (10 + 42 * len(HAND) + 8, 100)
+
+
+def _laid_out(hand: list[str], apart: np.ndarray, at: tuple[int, int] = BELOW) -> tuple[Detections, list[Group]]:
+    """The ``hand`` in a row and one more box laid ``at`` (below it), read as ``apart`` says, grouped."""
     from recognizer.classify import with_probabilities
     from recognizer.group import group
 
-    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(hand))] + [[200, 300, 40, 56]]
+    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(hand))] + [[*at, 40, 56]]
     dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))), np.vstack([reading(*hand), apart]))
     return group(dets)
 
@@ -363,15 +369,25 @@ def test_a_word_laid_apart_from_a_whole_hand_is_set_aside_and_the_hand_read_whol
     assert not any(g.in_hand and 14 in g.members for g in groups)
 
 
-@pytest.mark.parametrize(("apart", "why"), [
-    (_unsure(XX=0.88), "a back read surely: a kong's end laid apart from it (drawn scenes 3601, 3609)"),
-    (_unsure(NW=0.9), "read surely as a wind: the player's to count out, not the reader's"),
+@pytest.mark.parametrize(("apart", "at", "why"), [
+    (_unsure(XX=0.88), AT_THE_END, "a back beside the row's end: a kong's end a little apart from it (drawn scene 3609)"),
+    (_unsure(NW=0.9), BELOW, "read surely as a wind: the player's to count out, not the reader's"),
 ])
-def test_a_box_laid_apart_that_may_be_the_hands_own_is_never_set_aside(apart: np.ndarray, why: str) -> None:
+def test_a_box_laid_apart_that_may_be_the_hands_own_is_never_set_aside(apart: np.ndarray, at: tuple[int, int], why: str) -> None:
     from recognizer.decode import whole_without
 
-    _, _, decoding, extra = whole_without(*_laid_out(HAND, apart))
+    _, _, decoding, extra = whole_without(*_laid_out(HAND, apart, at))
     assert extra == () and decoding is not None and decoding.best.shape is HandShape.COUNT_RULE, why
+
+
+def test_a_back_laid_apart_from_every_tile_is_set_aside_where_the_hand_is_whole_without_it() -> None:
+    """Drawn domino scene 3810: a domino's blank half three tiles below a whole hand, read as a back at 0.82. No
+    kong's end lies so far from every tile: it is set aside, and the hand read whole."""
+    from recognizer.decode import whole_without
+
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND, _unsure(XX=0.82)))
+    assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert not any(g.in_hand and 14 in g.members for g in groups)
 
 
 def test_the_winning_tile_laid_apart_unsurely_is_the_hands_own() -> None:
