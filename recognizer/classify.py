@@ -151,7 +151,7 @@ def _misread_by_colour(rgb: np.ndarray, boxes: np.ndarray, probs: np.ndarray, to
     faces = faces[np.linspace(0, len(faces) - 1, min(len(faces), FACES_USED)).round().astype(np.int64)]
     papers = np.array([paper_colour(rgb, boxes[i]) for i in faces])
     papers = papers[np.isfinite(papers).all(axis=1)]
-    if len(papers) < len(faces):
+    if len(papers) < min(FACES_NEEDED, len(faces)):
         return none
     face_colour = np.median(papers, axis=0)
     weight = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], np.float32)
