@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from recognizer.detections import UNSURE_BELOW, Detections
-from recognizer.group import Group, row_frame
+from recognizer.group import Group, in_the_hand, row_frame
 from recognizer.labels import CLASSES, FACE_DOWN, NOT_A_TILE
 from scoring.arrange import HEAD_KINDS, Shape
 from scoring.tiles import BONUS_CODES, COPIES_OF_A_TILE, PLAYING_CODES
@@ -879,7 +879,7 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     made_bonus = _made_bonus(dets, read[2], alone)
     if read[2].best.shape is not HandShape.COUNT_RULE and not made_bonus:
         return (*read, ())
-    lone = sorted({k for k in alone if dets.confidence[k] < UNSURE_BELOW or dets.codes[k] == _XX} | set(made_bonus))
+    lone = [k for k in alone if dets.confidence[k] < UNSURE_BELOW or dets.codes[k] == _XX]  # made_bonus among them
     aside = tuple(k for g in groups if g.aside for k in g.members)
     copies = copies_in_a_set(bonus_faces)
     laid = layout_of(groups)
@@ -904,8 +904,7 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
 def laid_apart(dets: Detections, groups: list[Group]) -> list[int]:
     """The hand's boxes with no other box's centre within ``APART`` tile pitches of their own: laid apart from every
     tile, as the winning tile may be, or a thing beside the hand, never a kong's end."""
-    held = np.zeros(len(dets), bool)
-    held[[k for g in groups if g.in_hand for k in g.members]] = True
+    held = in_the_hand(groups, len(dets))
     if len(dets) < 2:
         return [int(k) for k in np.flatnonzero(held)]
     c, pitch = row_frame(dets)
