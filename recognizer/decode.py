@@ -847,8 +847,12 @@ def read_the_hand(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     return regrouped, groups, decoding
 
 
-#: The most of a hand's lone boxes ``whole_without`` sets aside together: a domino's two halves by a hand.
-EXTRA_BOXES = 2
+#: The most of a hand's lone boxes ``whole_without`` sets aside together: a domino's two halves by a hand; two keys
+#: side by side and a third two rows below, deep in a keyboard (drawn scene 4008).
+EXTRA_BOXES = 3
+#: Boxes lying apart from every other tile, this many together at most (``laid_apart``): two keys side by side, a
+#: domino's two halves. A kong laid apart is four, its ends never apart from its middle tiles.
+APART_TOGETHER = 2
 #: A lone box the decoder reads as a flower or season its reader gave under this chance is no bonus tile but a thing
 #: beside the hand (``whole_without``): the drawn scenes' domino halves, a key and a printed word were made flowers and
 #: seasons read at 0.01-0.02, against 0.10-0.63 for what the reader saw.
@@ -861,15 +865,16 @@ APART = 1.5
 def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape] = EVERY_BOOKS_SHAPES,
                   bonus_faces: Iterable[str] = BONUS_CODES, names: Sequence[str] | None = None
                   ) -> tuple[Detections, list[Group], Decoding | None, tuple[int, ...]]:
-    """``read_the_hand``; where it reads no whole hand, the hand read again with one, then two (``EXTRA_BOXES``), of its
-    boxes laid apart from every tile (``laid_apart``) and read unsurely (under ``UNSURE_BELOW``) or as backs set
-    aside, the fewest that leave a whole hand, the likeliest such reading; and the boxes so set aside. A printed word
-    by the hand joins it as a tile laid apart, read as a wind at 0.19, and no hand is whole with it; a domino's blank
-    half three tiles below a whole hand is read as a back. The winning tile or a flower laid apart is no box too many:
-    without it the hand is a tile short, or it was whole with it, read as a flower. A kong's end a little apart from
-    its kong is not laid apart from every tile, and stays (drawn scene 3609: set aside, the kong read as a pung made
-    the hand whole). A hand whole only by reading a box laid apart as a flower or a season its reader all but ruled
-    out (``BONUS_UNREAD``) is no whole hand: a flower counts for the winner, and nothing showed one there."""
+    """``read_the_hand``; where it reads no whole hand, the hand read again with one, then two, then three
+    (``EXTRA_BOXES``), of its boxes laid apart from every tile (``laid_apart``) and read unsurely (under
+    ``UNSURE_BELOW``) or as backs set aside, the fewest that leave a whole hand, the likeliest such reading; and the
+    boxes so set aside. A printed word by the hand joins it as a tile laid apart, read as a wind at 0.19, and no hand
+    is whole with it; a domino's blank half three tiles below a whole hand is read as a back. The winning tile or a
+    flower laid apart is no box too many: without it the hand is a tile short, or it was whole with it, read as a
+    flower. A kong's end a little apart from its kong is not laid apart from every tile, and stays (drawn scene 3609:
+    set aside, the kong read as a pung made the hand whole). A hand whole only by reading a box laid apart as a flower
+    or a season its reader all but ruled out (``BONUS_UNREAD``) is no whole hand: a flower counts for the winner, and
+    nothing showed one there."""
     from recognizer.hand_rows import group_apart
 
     read = read_the_hand(dets, groups, shapes, bonus_faces, names)
@@ -902,20 +907,30 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
 
 
 def laid_apart(dets: Detections, groups: list[Group]) -> list[int]:
-    """The hand's boxes with no other box's centre within ``APART`` tile pitches of their own: laid apart from every
-    tile, as the winning tile may be, or a thing beside the hand, never a kong's end."""
+    """The hand's boxes lying apart from every tile, alone or with one other (``APART_TOGETHER``): boxes whose centres
+    are within ``APART`` tile pitches of each other lie together, and these lie together with no more. The winning
+    tile may lie so, or things beside the hand: a word, a domino's halves, two keys; never a kong's end."""
     held = in_the_hand(groups, len(dets))
     if len(dets) < 2:
         return [int(k) for k in np.flatnonzero(held)]
     c, pitch = row_frame(dets)
-    dist = np.linalg.norm(c[:, None] - c[None], axis=2)
-    np.fill_diagonal(dist, np.inf)
-    return [int(k) for k in np.flatnonzero(held & (dist.min(axis=1) > APART * pitch))]
+    together = np.linalg.norm(c[:, None] - c[None], axis=2) <= APART * pitch
+    cluster = np.arange(len(dets))
+    while True:  # each box takes the least number among the boxes it lies with, until none changes
+        least = np.where(together, cluster[None, :], len(dets)).min(axis=1)
+        if (least == cluster).all():
+            break
+        cluster = least
+    size = np.bincount(cluster, minlength=len(dets))
+    return [int(k) for k in np.flatnonzero(held & (size[cluster] <= APART_TOGETHER))]
 
 
 def _made_bonus(dets: Detections, decoding: Decoding, alone: Sequence[int]) -> list[int]:
-    """Which of the boxes laid ``alone`` the decoding reads as a flower or season their reader all but ruled out."""
-    return [c.tile for c in decoding.changes if c.tile in alone and dets.confidence[c.tile] < UNSURE_BELOW
+    """Which of the boxes laid ``alone`` the decoding reads as a flower or season their reader all but ruled out: read
+    unsurely, or as a back however surely (a back is no tile of a hand but a kong's end, so the decoder moves it to
+    any face that fits: a key read as a back at 0.84, drawn scene 4008, was made a flower)."""
+    return [c.tile for c in decoding.changes if c.tile in alone
+            and (dets.confidence[c.tile] < UNSURE_BELOW or dets.codes[c.tile] == _XX)
             and CLASSES.index(c.now) in _BONUS and dets.probs[c.tile, CLASSES.index(c.now)] < BONUS_UNREAD]
 
 

@@ -390,6 +390,39 @@ def test_a_back_laid_apart_from_every_tile_is_set_aside_where_the_hand_is_whole_
     assert not any(g.in_hand and 14 in g.members for g in groups)
 
 
+def test_keys_laid_apart_two_together_and_one_alone_are_set_aside_where_the_hand_is_whole_without_them() -> None:
+    """Drawn keyboard scene 4008: deep in a keyboard below a whole hand, two keys side by side and a third two rows
+    below them were read as backs (0.55-0.88) and joined the hand. Two boxes lying together apart from every tile are
+    no kong's ends, which lie beside its middle tiles: the three are set aside, and the hand read whole."""
+    from recognizer.classify import with_probabilities
+    from recognizer.decode import whole_without
+    from recognizer.group import group
+
+    keys = [[200, 300, 40, 56], [242, 300, 40, 56], [260, 420, 40, 56]]
+    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(HAND))] + keys
+    probs = np.vstack([reading(*HAND), _unsure(XX=0.88), _unsure(XX=0.55, NT=0.29), _unsure(XX=0.84)])
+    dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))), probs)
+    _, groups, decoding, extra = whole_without(*group(dets))
+    assert sorted(extra) == [14, 15, 16] and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert not any(g.in_hand and set(g.members) & {14, 15, 16} for g in groups)
+
+
+def test_a_pair_laid_apart_read_unsurely_is_never_set_aside_from_the_tiles_it_completes() -> None:
+    """Twelve tiles in a row and a pair of red dragons laid apart below, read unsurely (0.6): two boxes lying together
+    apart from every tile, but without them the hand is two tiles short, so they stay the hand's."""
+    from recognizer.classify import with_probabilities
+    from recognizer.decode import whole_without
+    from recognizer.group import group
+
+    row = HAND[:12]
+    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(row))] + [[200, 300, 40, 56], [242, 300, 40, 56]]
+    probs = np.vstack([reading(*row), _unsure(RD=0.6), _unsure(RD=0.6)])
+    dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))), probs)
+    _, groups, decoding, extra = whole_without(*group(dets))
+    assert extra == () and decoding is not None
+    assert all(any(g.in_hand and k in g.members for g in groups) for k in (12, 13))
+
+
 def test_the_winning_tile_laid_apart_unsurely_is_the_hands_own() -> None:
     """Thirteen tiles in a row and the winning tile laid apart below, read as a red dragon at 0.45: with it the hand
     is whole, so nothing is set aside."""
@@ -407,6 +440,20 @@ def test_a_thing_made_a_flower_against_its_reading_is_set_aside_and_the_hand_rea
     from recognizer.decode import BONUS_UNREAD, whole_without
 
     apart = _unsure(WD=0.63, NT=0.19)
+    assert apart[0, CLASSES.index("1F")] < BONUS_UNREAD
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND, apart))
+    assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert not any(g.in_hand and 14 in g.members for g in groups)
+    assert not any(c.now in BONUS_CODES for c in decoding.changes)
+
+
+def test_a_back_read_surely_and_made_a_flower_is_set_aside_and_the_hand_read_whole() -> None:
+    """Drawn keyboard scene 4008: a key below a whole hand, read as a back at 0.84 and a flower at 0.01, was made the
+    flower: a back is no tile of a hand outside a kong, so any face that fits will do. Sure of a back is not sure of
+    a tile: it is set aside as a thing made a flower against its reading, and the hand read whole."""
+    from recognizer.decode import BONUS_UNREAD, whole_without
+
+    apart = _unsure(XX=0.84, **{"1F": 0.01})
     assert apart[0, CLASSES.index("1F")] < BONUS_UNREAD
     _, groups, decoding, extra = whole_without(*_laid_out(HAND, apart))
     assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
