@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from recognizer.detections import UNSURE_BELOW, Detections
-from recognizer.group import Group, in_the_hand, row_frame
+from recognizer.group import Group, clusters, in_the_hand, row_frame
 from recognizer.labels import CLASSES, FACE_DOWN, NOT_A_TILE
 from scoring.arrange import HEAD_KINDS, Shape
 from scoring.tiles import BONUS_CODES, COPIES_OF_A_TILE, PLAYING_CODES
@@ -884,7 +884,7 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     made_bonus = _made_bonus(dets, read[2], alone)
     if read[2].best.shape is not HandShape.COUNT_RULE and not made_bonus:
         return (*read, ())
-    lone = [k for k in alone if dets.confidence[k] < UNSURE_BELOW or dets.codes[k] == _XX]  # made_bonus among them
+    lone = [k for k in alone if _doubted(dets, k)]  # made_bonus among them
     aside = tuple(k for g in groups if g.aside for k in g.members)
     copies = copies_in_a_set(bonus_faces)
     laid = layout_of(groups)
@@ -914,13 +914,7 @@ def laid_apart(dets: Detections, groups: list[Group]) -> list[int]:
     if len(dets) < 2:
         return [int(k) for k in np.flatnonzero(held)]
     c, pitch = row_frame(dets)
-    together = np.linalg.norm(c[:, None] - c[None], axis=2) <= APART * pitch
-    cluster = np.arange(len(dets))
-    while True:  # each box takes the least number among the boxes it lies with, until none changes
-        least = np.where(together, cluster[None, :], len(dets)).min(axis=1)
-        if (least == cluster).all():
-            break
-        cluster = least
+    cluster = clusters(np.linalg.norm(c[:, None] - c[None], axis=2) <= APART * pitch)
     size = np.bincount(cluster, minlength=len(dets))
     return [int(k) for k in np.flatnonzero(held & (size[cluster] <= APART_TOGETHER))]
 
@@ -929,9 +923,14 @@ def _made_bonus(dets: Detections, decoding: Decoding, alone: Sequence[int]) -> l
     """Which of the boxes laid ``alone`` the decoding reads as a flower or season their reader all but ruled out: read
     unsurely, or as a back however surely (a back is no tile of a hand but a kong's end, so the decoder moves it to
     any face that fits: a key read as a back at 0.84, drawn scene 4008, was made a flower)."""
-    return [c.tile for c in decoding.changes if c.tile in alone
-            and (dets.confidence[c.tile] < UNSURE_BELOW or dets.codes[c.tile] == _XX)
+    return [c.tile for c in decoding.changes if c.tile in alone and _doubted(dets, c.tile)
             and CLASSES.index(c.now) in _BONUS and dets.probs[c.tile, CLASSES.index(c.now)] < BONUS_UNREAD]
+
+
+def _doubted(dets: Detections, k: int) -> bool:
+    """Whether box ``k``'s reading leaves it open to be no tile of the hand: read unsurely, or as a back (no tile of a
+    hand but a kong's end)."""
+    return bool(dets.confidence[k] < UNSURE_BELOW or dets.codes[k] == _XX)
 
 
 for _laid in range(5):  # the units each shape allows, built once at import rather than in a photo's first decoding

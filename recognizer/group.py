@@ -70,6 +70,21 @@ def in_the_hand(groups: list[Group], count: int) -> np.ndarray:
     return counted
 
 
+def clusters(near: np.ndarray) -> np.ndarray:
+    """(N,) a label for each box's cluster: the boxes reached from it through boxes each ``near`` the next."""
+    n = len(near)
+    parent = np.arange(n)
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            k = int(parent[k])
+        return k
+
+    for a, b in zip(*np.nonzero(np.triu(near, 1)), strict=True):
+        parent[root(int(b))] = root(int(a))
+    return np.array([root(k) for k in range(n)], np.int64)
+
+
 def row_frame(dets: Detections) -> tuple[np.ndarray, float]:
     """Tile centres turned so rows run along +x (and +y points down the photo), and the tile pitch.
 

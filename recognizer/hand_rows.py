@@ -23,7 +23,7 @@ import numpy as np
 
 from recognizer.classify import NT_INDEX, XX_INDEX
 from recognizer.detections import Detections
-from recognizer.group import Group, GroupKind, group, no_likelier_face, runs
+from recognizer.group import Group, GroupKind, clusters, group, no_likelier_face, runs
 from recognizer.labels import CLASSES
 from scoring.errors import PungChowError
 from scoring.melds import Meld
@@ -175,25 +175,10 @@ def whole_row(dets: Detections, row: Sequence[int], alike: np.ndarray) -> list[i
     return [k for k in row if alike[k]]
 
 
-def _clusters(near: np.ndarray) -> np.ndarray:
-    """(N,) a label for each box's cluster: the boxes reached from it through boxes each ``near`` the next."""
-    n = len(near)
-    parent = np.arange(n)
-
-    def root(k: int) -> int:
-        while parent[k] != k:
-            k = int(parent[k])
-        return k
-
-    for a, b in zip(*np.nonzero(np.triu(near, 1)), strict=True):
-        parent[root(int(b))] = root(int(a))
-    return np.array([root(k) for k in range(n)], np.int64)
-
-
 def _together(near: np.ndarray, alike: np.ndarray) -> np.ndarray:
     """For each box, how many boxes of a tile's size (``alike``) lie in its cluster: the boxes reached from it through
     boxes of a tile's size, each ``near`` the next; 0 for a box not of a tile's size."""
-    cluster = _clusters(near & alike[:, None] & alike[None, :])
+    cluster = clusters(near & alike[:, None] & alike[None, :])
     sizes = np.bincount(cluster[alike], minlength=len(near))
     out: np.ndarray = np.where(alike, sizes[cluster], 0)
     return out
@@ -203,7 +188,7 @@ def amid_the_set_aside(gaps: np.ndarray, in_rows: np.ndarray, joining: np.ndarra
     """Which boxes lie in a cluster of boxes touching one another (``COLUMN_GAP``; ``gaps`` in tile heights) where those
     set aside (neither in the rows nor ``joining``) are ``AMID`` or more and outnumber those in the rows: a laptop's
     first row of keys, boxed in ones and twos below the hand, is part of the keyboard set aside, not lone tiles."""
-    cluster = _clusters(gaps <= COLUMN_GAP)
+    cluster = clusters(gaps <= COLUMN_GAP)
     aside = ~in_rows & ~joining
     out = np.zeros(len(gaps), bool)
     for c in np.unique(cluster):

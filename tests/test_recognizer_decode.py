@@ -335,12 +335,13 @@ BELOW = (200, 300)
 AT_THE_END = (10 + 42 * len(HAND) + 8, 100)
 
 
-def _laid_out(hand: list[str], apart: np.ndarray, at: tuple[int, int] = BELOW) -> tuple[Detections, list[Group]]:
-    """The ``hand`` in a row and one more box laid ``at`` (below it), read as ``apart`` says, grouped."""
+def _laid_out(hand: list[str], apart: np.ndarray, *at: tuple[int, int]) -> tuple[Detections, list[Group]]:
+    """The ``hand`` in a row and more boxes laid ``at`` (one, below it, by default), read as ``apart``'s rows say,
+    grouped."""
     from recognizer.classify import with_probabilities
     from recognizer.group import group
 
-    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(hand))] + [[*at, 40, 56]]
+    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(hand))] + [[*where, 40, 56] for where in at or (BELOW,)]
     dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))), np.vstack([reading(*hand), apart]))
     return group(dets)
 
@@ -394,15 +395,10 @@ def test_keys_laid_apart_two_together_and_one_alone_are_set_aside_where_the_hand
     """Drawn keyboard scene 4008: deep in a keyboard below a whole hand, two keys side by side and a third two rows
     below them were read as backs (0.55-0.88) and joined the hand. Two boxes lying together apart from every tile are
     no kong's ends, which lie beside its middle tiles: the three are set aside, and the hand read whole."""
-    from recognizer.classify import with_probabilities
     from recognizer.decode import whole_without
-    from recognizer.group import group
 
-    keys = [[200, 300, 40, 56], [242, 300, 40, 56], [260, 420, 40, 56]]
-    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(HAND))] + keys
-    probs = np.vstack([reading(*HAND), _unsure(XX=0.88), _unsure(XX=0.55, NT=0.29), _unsure(XX=0.84)])
-    dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))), probs)
-    _, groups, decoding, extra = whole_without(*group(dets))
+    keys = np.vstack([_unsure(XX=0.88), _unsure(XX=0.55, NT=0.29), _unsure(XX=0.84)])
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND, keys, (200, 300), (242, 300), (260, 420)))
     assert sorted(extra) == [14, 15, 16] and decoding is not None and decoding.best.shape is HandShape.STANDARD
     assert not any(g.in_hand and set(g.members) & {14, 15, 16} for g in groups)
 
@@ -410,15 +406,10 @@ def test_keys_laid_apart_two_together_and_one_alone_are_set_aside_where_the_hand
 def test_a_pair_laid_apart_read_unsurely_is_never_set_aside_from_the_tiles_it_completes() -> None:
     """Twelve tiles in a row and a pair of red dragons laid apart below, read unsurely (0.6): two boxes lying together
     apart from every tile, but without them the hand is two tiles short, so they stay the hand's."""
-    from recognizer.classify import with_probabilities
     from recognizer.decode import whole_without
-    from recognizer.group import group
 
-    row = HAND[:12]
-    boxes = [[10 + 42 * i, 100, 40, 56] for i in range(len(row))] + [[200, 300, 40, 56], [242, 300, 40, 56]]
-    probs = np.vstack([reading(*row), _unsure(RD=0.6), _unsure(RD=0.6)])
-    dets = with_probabilities(Detections(np.array(boxes, np.float32), np.ones(len(boxes))), probs)
-    _, groups, decoding, extra = whole_without(*group(dets))
+    pair = np.vstack([_unsure(RD=0.6), _unsure(RD=0.6)])
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND[:12], pair, (200, 300), (242, 300)))
     assert extra == () and decoding is not None
     assert all(any(g.in_hand and k in g.members for g in groups) for k in (12, 13))
 
@@ -433,32 +424,23 @@ def test_the_winning_tile_laid_apart_unsurely_is_the_hands_own() -> None:
     assert any(g.in_hand and 13 in g.members for g in groups)
 
 
-def test_a_thing_made_a_flower_against_its_reading_is_set_aside_and_the_hand_read_whole() -> None:
-    """Drawn domino scene 3409: a domino's half below a whole hand, read as a white dragon at 0.63 and no tile at 0.19,
-    was made a flower (read at 0.01) for the hand to be whole with it, and the winner was paid for it. The hand is
-    whole without it: it is set aside, and the note says so."""
+@pytest.mark.parametrize(("apart", "why"), [
+    (_unsure(WD=0.63, NT=0.19), "drawn domino scene 3409: a domino's half read as a white dragon at 0.63 and no tile at "
+                                "0.19 was made a flower (read at 0.01), and the winner was paid for it"),
+    (_unsure(XX=0.84, **{"1F": 0.01}), "drawn keyboard scene 4008: a key read as a back at 0.84 and a flower at 0.01 was "
+                                       "made the flower; a back is no tile of a hand outside a kong, so any face that "
+                                       "fits will do, and sure of a back is not sure of a tile"),
+])
+def test_a_thing_made_a_flower_against_its_reading_is_set_aside_and_the_hand_read_whole(apart: np.ndarray, why: str) -> None:
+    """A box laid apart below a whole hand, made a flower its reader all but ruled out for the hand to be whole with
+    it: the hand is whole without it, so it is set aside, and the note says so."""
     from recognizer.decode import BONUS_UNREAD, whole_without
 
-    apart = _unsure(WD=0.63, NT=0.19)
     assert apart[0, CLASSES.index("1F")] < BONUS_UNREAD
     _, groups, decoding, extra = whole_without(*_laid_out(HAND, apart))
-    assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
-    assert not any(g.in_hand and 14 in g.members for g in groups)
-    assert not any(c.now in BONUS_CODES for c in decoding.changes)
-
-
-def test_a_back_read_surely_and_made_a_flower_is_set_aside_and_the_hand_read_whole() -> None:
-    """Drawn keyboard scene 4008: a key below a whole hand, read as a back at 0.84 and a flower at 0.01, was made the
-    flower: a back is no tile of a hand outside a kong, so any face that fits will do. Sure of a back is not sure of
-    a tile: it is set aside as a thing made a flower against its reading, and the hand read whole."""
-    from recognizer.decode import BONUS_UNREAD, whole_without
-
-    apart = _unsure(XX=0.84, **{"1F": 0.01})
-    assert apart[0, CLASSES.index("1F")] < BONUS_UNREAD
-    _, groups, decoding, extra = whole_without(*_laid_out(HAND, apart))
-    assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
-    assert not any(g.in_hand and 14 in g.members for g in groups)
-    assert not any(c.now in BONUS_CODES for c in decoding.changes)
+    assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD, why
+    assert not any(g.in_hand and 14 in g.members for g in groups), why
+    assert not any(c.now in BONUS_CODES for c in decoding.changes), why
 
 
 def test_a_flower_read_unsurely_is_still_the_hands_flower() -> None:
