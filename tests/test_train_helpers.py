@@ -145,6 +145,12 @@ def test_a_run_starts_from_imagenet_or_from_a_trained_reader_one_of_the_two(tmp_
     for start in ([], ["--weights", "w.pth", "--init", "r.pt"]):
         assert fit_real([str(tmp_path / "pack.npz"), *start, "--out", str(out)]) == 2
         assert "--weights (ImageNet) or --init (a trained reader)" in capsys.readouterr().out
+    assert fit_real([str(tmp_path / "pack.npz"), "--init", str(tmp_path / "gone.pt"), "--out", str(out)]) == 2
+    assert "gone.pt is not a file" in capsys.readouterr().out
+    (tmp_path / "r.pt").write_bytes(b"a reader")
+    for wrong in (["--lr-scale", "-1"], ["--distractor-share", "1.5"], ["--batch", "0"]):
+        assert fit_real([str(tmp_path / "pack.npz"), "--init", str(tmp_path / "r.pt"), "--out", str(out), *wrong]) == 2
+        assert "--distractor-share a share from 0 to 1" in capsys.readouterr().out
     assert not out.exists()
 
 
@@ -168,6 +174,7 @@ def test_a_trained_reader_taught_more_starts_from_its_own_weights(tmp_path: Path
 
 
 def test_the_distractors_take_the_share_of_each_batch_asked_for() -> None:
+    pytest.importorskip("torch", reason="torch not installed (optional extra: pip install -e .[train])")
     from recognizer.train.fit_real import KIND_SHARE, sampler
     from recognizer.train.realtiles import DISTRACTOR, HK_CROP, RENDER
 

@@ -342,6 +342,13 @@ def main(argv: list[str] | None = None) -> int:
         if out.exists():
             print(f"{out} exists; name another file")
             return 2
+    start = a.init if a.init is not None else a.weights
+    if not start.is_file():
+        print(f"{start} is not a file: name the weights the reader starts from")
+        return 2
+    if a.lr_scale < 0 or not 0.0 <= a.distractor_share <= 1.0 or a.batch < 1:
+        print("--lr-scale is 0 or more, --distractor-share a share from 0 to 1, --batch 1 or more")
+        return 2
     t = time.time()
     pack = decode_pack(a.pack)
     print(f"fold {a.fold}: {len(pack['label'])} crops decoded in {time.time() - t:.0f}s", flush=True)

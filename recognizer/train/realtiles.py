@@ -318,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.out.exists():
         print(f"{a.out} exists; remove it or name another file")
         return 2
+    if a.distractor_first < 0 or a.distractor_scenes < 0:
+        print("--distractor-scenes and --distractor-first count drawn scenes: 0 or more")
+        return 2
     rng = np.random.default_rng(a.seed)
     if a.extend is not None and not a.extend.is_file():
         print(f"{a.extend} is not a pack: name one made by this command; nothing written")
