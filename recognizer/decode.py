@@ -857,6 +857,10 @@ APART_TOGETHER = 2
 #: beside the hand (``whole_without``): the drawn scenes' domino halves, a key and a printed word were made flowers and
 #: seasons read at 0.01-0.02, against 0.10-0.63 for what the reader saw.
 BONUS_UNREAD = 0.05
+#: Nor is one the detector boxed less surely than this and the reader read unsurely (under ``UNSURE_BELOW``): a playing
+#: card's corner below a whole hand, boxed at 0.34 and read as the fourth flower at 0.11 (drawn scene 4408), where the
+#: hand's own tiles are boxed at 0.85-0.98.
+BARELY_BOXED = 0.5
 #: A box whose nearest neighbour's centre is farther than this many tile pitches lies apart from the hand's tiles: a
 #: drawn concealed kong's end lay 1.13 pitches from its kong (drawn scene 3609), tiles in a row 1.0-1.15.
 APART = 1.5
@@ -866,15 +870,15 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
                   bonus_faces: Iterable[str] = BONUS_CODES, names: Sequence[str] | None = None
                   ) -> tuple[Detections, list[Group], Decoding | None, tuple[int, ...]]:
     """``read_the_hand``; where it reads no whole hand, the hand read again with one, then two, then three
-    (``EXTRA_BOXES``), of its boxes laid apart from every tile (``laid_apart``) and read unsurely (under
-    ``UNSURE_BELOW``) or as backs set aside, the fewest that leave a whole hand, the likeliest such reading; and the
-    boxes so set aside. A printed word by the hand joins it as a tile laid apart, read as a wind at 0.19, and no hand
-    is whole with it; a domino's blank half three tiles below a whole hand is read as a back. The winning tile or a
-    flower laid apart is no box too many: without it the hand is a tile short, or it was whole with it, read as a
-    flower. A kong's end a little apart from its kong is not laid apart from every tile, and stays (drawn scene 3609:
-    set aside, the kong read as a pung made the hand whole). A hand whole only by reading a box laid apart as a flower
-    or a season its reader all but ruled out (``BONUS_UNREAD``) is no whole hand: a flower counts for the winner, and
-    nothing showed one there."""
+    (``EXTRA_BOXES``), of its boxes laid apart from every tile (``laid_apart``) set aside, the fewest that leave a whole
+    hand, the likeliest such reading; and the boxes so set aside. A printed word by the hand joins it as a tile laid
+    apart, read as a wind at 0.19, and no hand is whole with it; a domino's blank half three tiles below a whole hand
+    is read as a back, and two blank halves above one as white dragons, surely (0.87-0.88, drawn scene 4210: how
+    surely a box is read says nothing of whether it is the hand's, where it lies does). The winning tile or a flower
+    laid apart is no box too many: without it the hand is a tile short, or it was whole with it, read as a flower. A
+    kong's end a little apart from its kong is not laid apart from every tile, and stays (drawn scene 3609: set aside,
+    the kong read as a pung made the hand whole). A hand whole only by reading a box laid apart as a flower or a season
+    nothing showed there (``_made_bonus``) is no whole hand: a flower counts for the winner."""
     from recognizer.hand_rows import group_apart
 
     read = read_the_hand(dets, groups, shapes, bonus_faces, names)
@@ -884,7 +888,6 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     made_bonus = _made_bonus(dets, read[2], alone)
     if read[2].best.shape is not HandShape.COUNT_RULE and not made_bonus:
         return (*read, ())
-    lone = [k for k in alone if _doubted(dets, k)]  # made_bonus among them
     aside = tuple(k for g in groups if g.aside for k in g.members)
     copies = copies_in_a_set(bonus_faces)
     laid = layout_of(groups)
@@ -892,7 +895,7 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
         if not _may_be_complete(replace(laid, loose=laid.loose[many:]), copies):
             continue  # that many fewer tiles are still too many (a whole set laid out), or too few
         whole: list[tuple[float, tuple[Detections, list[Group], Decoding], tuple[int, ...]]] = []
-        for extra in combinations(lone, many):
+        for extra in combinations(alone, many):
             without = group_apart(dets, tuple(sorted(aside + extra)))
             if not _may_be_complete(layout_of(without[1]), copies):
                 continue
@@ -920,17 +923,13 @@ def laid_apart(dets: Detections, groups: list[Group]) -> list[int]:
 
 
 def _made_bonus(dets: Detections, decoding: Decoding, alone: Sequence[int]) -> list[int]:
-    """Which of the boxes laid ``alone`` the decoding reads as a flower or season their reader all but ruled out: read
-    unsurely, or as a back however surely (a back is no tile of a hand but a kong's end, so the decoder moves it to
-    any face that fits: a key read as a back at 0.84, drawn scene 4008, was made a flower)."""
-    return [c.tile for c in decoding.changes if c.tile in alone and _doubted(dets, c.tile)
-            and CLASSES.index(c.now) in _BONUS and dets.probs[c.tile, CLASSES.index(c.now)] < BONUS_UNREAD]
-
-
-def _doubted(dets: Detections, k: int) -> bool:
-    """Whether box ``k``'s reading leaves it open to be no tile of the hand: read unsurely, or as a back (no tile of a
-    hand but a kong's end)."""
-    return bool(dets.confidence[k] < UNSURE_BELOW or dets.codes[k] == _XX)
+    """Which of the boxes laid ``alone`` the decoding reads as a flower or season nothing showed there: one their reader
+    all but ruled out (``BONUS_UNREAD``), however surely it read something else (a back is no tile of a hand but a
+    kong's end, so the decoder moves it to any face that fits: a key read as a back at 0.84, drawn scene 4008, was made
+    a flower), or one the detector barely boxed (``BARELY_BOXED``) and the reader read unsurely."""
+    codes = decoding.best.codes
+    return [k for k in alone if codes[k] in _BONUS and (
+        dets.probs[k, codes[k]] < BONUS_UNREAD or (dets.scores[k] < BARELY_BOXED and dets.confidence[k] < UNSURE_BELOW))]
 
 
 for _laid in range(5):  # the units each shape allows, built once at import rather than in a photo's first decoding

@@ -370,15 +370,26 @@ def test_a_word_laid_apart_from_a_whole_hand_is_set_aside_and_the_hand_read_whol
     assert not any(g.in_hand and 14 in g.members for g in groups)
 
 
-@pytest.mark.parametrize(("apart", "at", "why"), [
-    (_unsure(XX=0.88), AT_THE_END, "a back beside the row's end: a kong's end a little apart from it (drawn scene 3609)"),
-    (_unsure(NW=0.9), BELOW, "read surely as a wind: the player's to count out, not the reader's"),
-])
-def test_a_box_laid_apart_that_may_be_the_hands_own_is_never_set_aside(apart: np.ndarray, at: tuple[int, int], why: str) -> None:
+def test_a_back_beside_the_rows_end_is_a_kongs_end_and_never_set_aside() -> None:
+    """Drawn scene 3609: a back a sixth of a tile beyond the row's last tile, as a kong's end lies, read at 0.88. It
+    lies beside a tile, not apart from every tile, so it stays the hand's, though the hand is not whole with it."""
     from recognizer.decode import whole_without
 
-    _, _, decoding, extra = whole_without(*_laid_out(HAND, apart, at))
-    assert extra == () and decoding is not None and decoding.best.shape is HandShape.COUNT_RULE, why
+    _, _, decoding, extra = whole_without(*_laid_out(HAND, _unsure(XX=0.88), AT_THE_END))
+    assert extra == () and decoding is not None and decoding.best.shape is HandShape.COUNT_RULE
+
+
+def test_tiles_read_surely_laid_apart_from_a_whole_hand_are_set_aside() -> None:
+    """Drawn domino scene 4210: two blank domino halves, far above a whole hand and far from each other, read as white
+    dragons at 0.88. How surely a box is read says nothing of whether it is the hand's; a tile lying apart from every
+    tile of a hand that is whole without it is no tile of that hand (a discard, a tile of the wall): both are set
+    aside, and the hand read whole."""
+    from recognizer.decode import whole_without
+
+    halves = np.vstack([_unsure(WD=0.88), _unsure(WD=0.88)])
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND, halves, (100, 300), (400, 300)))
+    assert sorted(extra) == [14, 15] and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert not any(g.in_hand and set(g.members) & {14, 15} for g in groups)
 
 
 def test_a_back_laid_apart_from_every_tile_is_set_aside_where_the_hand_is_whole_without_it() -> None:
@@ -452,3 +463,17 @@ def test_a_flower_read_unsurely_is_still_the_hands_flower() -> None:
     assert extra == () and decoding is not None and decoding.best.shape is HandShape.STANDARD
     assert any(g.in_hand and 14 in g.members for g in groups)
     assert CLASSES[decoding.best.codes[14]] == "1F"
+
+
+def test_a_flower_neither_boxed_nor_read_surely_is_set_aside() -> None:
+    """Drawn card scene 4408: a playing card's corner below a whole hand, boxed at 0.34 and read as the fourth flower
+    at 0.11 (the hand's tiles are boxed at 0.85 and more). A flower counts for the winner, and neither the detector nor
+    the reader saw one there: it is set aside, and the hand read whole without it."""
+    from recognizer.decode import BARELY_BOXED, whole_without
+
+    dets, groups = _laid_out(HAND, _unsure(**{"4F": 0.11, "9C": 0.08}))
+    dets = dets.with_(scores=np.r_[np.full(len(HAND), 0.9), 0.34])
+    assert dets.scores[14] < BARELY_BOXED
+    _, groups, decoding, extra = whole_without(dets, groups)
+    assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert not any(g.in_hand and 14 in g.members for g in groups)
