@@ -78,6 +78,10 @@ CLOSE_UP_LOOKS = (48, 96)
 TIGHT_CLOSE_UP_LOOK = 40
 #: How sure the close-up detector must be of a large tile (``close_up_tiles``).
 CLOSE_UP_SURE = 0.4
+#: Where it is sure of no large tile, one that two close-up looks box alike, overlapping this much, is one all the same:
+#: set05-1's north wind alone in a frame 92 px wide, boxed at 0.35 at the 48 px look and 0.34 at the tight one (IoU
+#: 0.75), its index letter 'N' boxed surely as a tile at the base look.
+ALIKE_IOU = 0.5
 #: Large tiles the close-up detector is this sure of, half of them or more (their median), are the photo's whatever the
 #: base looks box beside them (``close_up_rather``): real close-ups' tiles 0.82-0.92, and 0.69-0.85 upright, where a
 #: bookshelf's spines were boxed behind them; the large boxes of things beside a hand that make the rule needed,
@@ -675,10 +679,10 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
     """The tiles of a close-up, too large for the detector's looks (``CLOSE_UP_SHARE`` of the photo's long side or
     more), as the close-up looks (``CLOSE_UP_LOOKS``) box them surely and tile-shaped, or squatter but in a row with
     such tiles (set05-1's fourth of four tiles, boxed 103 by 108 at 0.47: its pips, lying off the other three, kept
-    the cut from being read as a close-up, and 8 of 12 were read); None where they box none. Where the smaller look
-    boxes something that large only squat or unsurely, a tile filling the frame edge to edge, framed a little tight,
-    the tighter look (``TIGHT_CLOSE_UP_LOOK``) is taken too (set01-1's 5 of bamboo alone, 137 by 149 at 0.47, is boxed
-    156 by 219 at 0.56 there).
+    the cut from being read as a close-up, and 8 of 12 were read), or, where they box none surely, those two looks box
+    alike (``seen_alike``); None where they box none. Where the smaller look boxes something that large only squat or
+    unsurely, a tile filling the frame edge to edge, framed a little tight, the tighter look (``TIGHT_CLOSE_UP_LOOK``)
+    is taken too (set01-1's 5 of bamboo alone, 137 by 149 at 0.47, is boxed 156 by 219 at 0.56 there).
     A box centred on a sure box of twice its area or more is a pip or a character of that tile: one tile filling the
     frame is too large for the larger look, which boxes its pips as tiles."""
     long_side = max(rgb.shape[:2])
@@ -689,7 +693,11 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
         found.append(detect_framed(rgb, model, threshold, TIGHT_CLOSE_UP_LOOK, larger))
     every = Detections(np.concatenate([d.boxes for d in found]), np.concatenate([d.scores for d in found]))
     ratio = aspect(every.boxes)
-    big = (every.scores >= CLOSE_UP_SURE) & (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side) & (ratio <= MAX_ASPECT)
+    large = (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side) & (ratio <= MAX_ASPECT)
+    sure = every.scores >= CLOSE_UP_SURE
+    if not (sure & large).any():
+        sure = seen_alike(every, np.concatenate([np.full(len(d), i) for i, d in enumerate(found)]), large)
+    big = sure & large
     shaped = big & (ratio >= CLOSE_UP_SHAPED)
     squat = np.flatnonzero(big & ~shaped)
     if len(squat) and shaped.any():  # boxed squat, but in a row with the tiles: a tile of theirs
@@ -700,6 +708,13 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
     area = np.prod(large.boxes[:, 2:], axis=1)
     on_larger = (inside_which(large.centres, large.boxes) & (area[None, :] >= 2 * area[:, None])).any(axis=1)
     return nms(large[np.flatnonzero(~on_larger)])
+
+
+def seen_alike(every: Detections, look: np.ndarray, large: np.ndarray) -> np.ndarray:
+    """Which ``large`` boxes another look boxed alike (``ALIKE_IOU``), ``look`` saying which look boxed each: looks at
+    two scales agreeing on one tile are evidence its score alone does not give."""
+    alike: np.ndarray = (iou_matrix(every.boxes, every.boxes) >= ALIKE_IOU) & (look[:, None] != look[None]) & large[None, :]
+    return large & alike.any(axis=1)
 
 
 def clumps_dropped(close: Detections, tiles: Detections, sure: Detections) -> Detections | None:
@@ -747,7 +762,10 @@ def close_up_rather(tiles: Detections, close: Detections, size: tuple[int, int])
 def close_up_looks(rgb: np.ndarray, tiles: Detections, model: Model, threshold: float, taken: dict[int, Detections],
                    image: np.ndarray) -> Looks:
     """A close-up's looks: framed looks (``detect_framed``) at the long sides that make ``tiles`` (its large tiles)
-    ``CLOSE_UP_TILES`` pixels."""
+    ``CLOSE_UP_TILES`` pixels; or, where the close-up detector was sure of none of them (``seen_alike``), those tiles
+    themselves: looked at again, set05-1's north wind alone was boxed round its character, a third of it."""
+    if tiles.scores.max() < CLOSE_UP_SURE:
+        return Looks({CLOSE_UP_LOOKS[0]: tiles}, tiles, taken, image, close_up=True)
     tile = float(np.median(tiles.boxes[:, 2:].min(axis=1))) / max(rgb.shape[:2])
     found = {}
     for size in CLOSE_UP_TILES:

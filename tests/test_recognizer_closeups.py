@@ -17,7 +17,7 @@ import pytest
 
 from pungchow_data.distractors import draw_scene
 from pungchow_data.faces import SHARED_DIR, missing_fonts
-from recognizer.detect import clumps_dropped, framed, iou_matrix, looks
+from recognizer.detect import clumps_dropped, framed, iou_matrix, looks, seen_alike
 from recognizer.detections import Detections
 from recognizer.image import load_photo
 from recognizer.level import level
@@ -147,7 +147,9 @@ def test_a_real_blank_white_dragon_filling_the_frame_is_read_as_a_face() -> None
 
 def test_a_real_sets_tiles_filling_the_frame_in_ones_and_threes_are_read_as_in_the_whole_photo() -> None:
     """A real HK set (set05-1, never trained on): 1D to 9D and four winds, cut one and three to the frame. The base
-    looks read 2 of 13 alone and 6 of 12 in threes (pips boxed as tiles, a 3 of dots turned a quarter by its pips)."""
+    looks read 2 of 13 alone and 6 of 12 in threes (pips boxed as tiles, a 3 of dots turned a quarter by its pips).
+    The north wind alone, in a frame 92 px wide, the close-up detector boxes unsurely (0.35 and 0.34) but alike at
+    two looks, and that is evidence enough (``detect.seen_alike``): before, its index letter was read as the tile."""
     if not HK_SET05.is_file():
         pytest.skip("the HK set photos are not in ../shared/realdev/hk-sets beside the repository (or PUNGCHOW_SHARED_DIR)")
     photo = load_photo(HK_SET05)
@@ -155,7 +157,7 @@ def test_a_real_sets_tiles_filling_the_frame_in_ones_and_threes_are_read_as_in_t
     assert len(row) == 13
     ones = [read_close_up(photo, row[j:j + 1]) == [{row.code(j)}] for j in range(len(row))]
     threes = [read_close_up(photo, row[j:j + 3]) == [{row.code(k)} for k in range(j, j + 3)] for j in range(0, 12, 3)]
-    assert sum(ones) >= 11 and sum(threes) >= 4, (ones, threes)
+    assert all(ones) and all(threes), (ones, threes)
 
 
 def test_a_whole_hand_is_no_close_up(phone_photo: np.ndarray) -> None:
@@ -174,6 +176,18 @@ def test_a_drawn_hand_turned_on_its_side_is_no_close_up() -> None:
 
 def _boxes(rows: list[list[float]], score: float = 0.9) -> Detections:
     return Detections(np.array(rows, np.float32).reshape(-1, 4), np.full(len(rows), score, np.float32))
+
+
+def test_a_large_tile_two_close_up_looks_box_alike_is_seen_though_neither_is_sure() -> None:
+    """set05-1's north wind alone: boxed 77 by 81 at the 48 px look and 76 by 88 at the tight one (both about 0.35),
+    its index letter 17 by 17. Two looks agreeing on a large box see a tile; one look's boxes alone, or a small box,
+    do not."""
+    every = _boxes([[13, 19, 77, 81], [15, 5, 76, 88], [6, 5, 17, 17]], score=0.35)
+    large = np.array([True, True, False])
+    assert seen_alike(every, np.array([0, 1, 0]), large).tolist() == [True, True, False]
+    assert seen_alike(every, np.array([0, 0, 0]), large).tolist() == [False, False, False]
+    apart = _boxes([[13, 19, 77, 81], [60, 5, 76, 88]], score=0.35)
+    assert seen_alike(apart, np.array([0, 1]), np.array([True, True])).tolist() == [False, False]
 
 
 def test_a_tile_filling_the_frame_holds_its_pips_but_a_clump_holds_tiles() -> None:
