@@ -78,9 +78,10 @@ CLOSE_UP_LOOKS = (48, 96)
 TIGHT_CLOSE_UP_LOOK = 40
 #: How sure the close-up detector must be of a large tile (``close_up_tiles``).
 CLOSE_UP_SURE = 0.4
-#: Where it is sure of no large tile, one that two close-up looks box alike, overlapping this much, is one all the same:
+#: A large tile that two close-up looks box alike, overlapping this much, is one however unsure of it the detector is:
 #: set05-1's north wind alone in a frame 92 px wide, boxed at 0.35 at the 48 px look and 0.34 at the tight one (IoU
-#: 0.75), its index letter 'N' boxed surely as a tile at the base look.
+#: 0.75), its index letter 'N' boxed surely as a tile at the base look; set01-2's east wind beside its red dragon,
+#: framed upright, 0.39 and 0.33 (IoU 0.67), its strokes lying off the sure dragon said the cut was no close-up.
 ALIKE_IOU = 0.5
 #: Large tiles the close-up detector is this sure of, half of them or more (their median), are the photo's whatever the
 #: base looks box beside them (``close_up_rather``): real close-ups' tiles 0.82-0.92, and 0.69-0.85 upright, where a
@@ -679,8 +680,8 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
     """The tiles of a close-up, too large for the detector's looks (``CLOSE_UP_SHARE`` of the photo's long side or
     more), as the close-up looks (``CLOSE_UP_LOOKS``) box them surely and tile-shaped, or squatter but in a row with
     such tiles (set05-1's fourth of four tiles, boxed 103 by 108 at 0.47: its pips, lying off the other three, kept
-    the cut from being read as a close-up, and 8 of 12 were read), or, where they box none surely, those two looks box
-    alike (``seen_alike``); None where they box none. Where the smaller look boxes something that large only squat or
+    the cut from being read as a close-up, and 8 of 12 were read), or unsurely where two looks box them alike
+    (``seen_alike``); None where they box none. Where the smaller look boxes something that large only squat or
     unsurely, a tile filling the frame edge to edge, framed a little tight, the tighter look (``TIGHT_CLOSE_UP_LOOK``)
     is taken too (set01-1's 5 of bamboo alone, 137 by 149 at 0.47, is boxed 156 by 219 at 0.56 there).
     A box centred on a sure box of twice its area or more is a pip or a character of that tile: one tile filling the
@@ -695,8 +696,7 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
     ratio = aspect(every.boxes)
     large = (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side) & (ratio <= MAX_ASPECT)
     sure = every.scores >= CLOSE_UP_SURE
-    if not (sure & large).any():
-        sure = seen_alike(every, np.concatenate([np.full(len(d), i) for i, d in enumerate(found)]), large)
+    sure = sure | seen_alike(every, np.concatenate([np.full(len(d), i) for i, d in enumerate(found)]), large)
     big = sure & large
     shaped = big & (ratio >= CLOSE_UP_SHAPED)
     squat = np.flatnonzero(big & ~shaped)
