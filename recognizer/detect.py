@@ -504,7 +504,10 @@ def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
     look each hold two or more of them (each at most half as long as the box's short side), and fewer than
     ``LEFT_UNBORNE`` of them lie outside all such boxes, those boxes: the tiles bearing them as pips
     (``long_side``: the photo's). A 7 of dots close up shows seven round pips a quarter of its width, and the base and
-    wide looks both box them (0.8-0.9 sure), as the tiles' size; the 96 px look boxes the tiles (0.96)."""
+    wide looks both box them (0.8-0.9 sure), as the tiles' size; the 96 px look boxes the tiles (0.96). Where no such
+    box holds two, those holding one each do, two or more in all: a 2 of dots close up shows two large circles, one of
+    each taken for the tiles' size (set01-6's four tiles cut to the frame, two of them 2 of dots, were read at the
+    circles' size: four 1 of dots, none of the four)."""
     short = wider.boxes[:, 2:].min(axis=1)
     large = wider[(wider.scores >= CONFIDENT) & (short * DETECT_LONG_SIDE / long_side > LARGE_TILE)]
     if not len(large):
@@ -513,6 +516,9 @@ def bearing(tiles: Detections, wider: Detections, long_side: int) -> Detections:
     held = inside_which(tiles.centres, b) & (tiles.boxes[:, 2:].max(axis=1)[:, None] <= b[:, 2:].min(axis=1)[None] / 2)
     bears = held.sum(axis=0) >= 2
     left = int((~held[:, bears].any(axis=1)).sum())
+    if not bears.any() and held.any(axis=1).sum() >= 2:  # one pip each
+        bears = held.any(axis=0)
+        left = int((~held.any(axis=1)).sum())
     return large[bears] if bears.any() and left < LEFT_UNBORNE else tiles
 
 

@@ -237,6 +237,19 @@ def test_a_real_pair_framed_upright_is_read_though_the_detector_is_unsure_of_one
     assert read_close_up(photo, tiles, upright=True) == [{"EW"}, {"RD"}]
 
 
+def test_a_real_sets_two_of_dots_cut_four_to_the_frame_are_read_at_the_tiles_size() -> None:
+    """set01-6's 6D, 2D, 2D and north wind cut to the frame (never measured while the rules were made): the base looks
+    boxed one large circle of each 2 of dots, and the photo was read at the circles' size, four 1 of dots and none of
+    the four tiles. The widest look's tiles each bear one such circle (``detect.bearing``), and all four are read."""
+    photo_path = HK_SET05.parent / "set01-6.jpg"
+    if not photo_path.is_file():
+        pytest.skip("the HK set photos are not in ../shared/realdev/hk-sets beside the repository (or PUNGCHOW_SHARED_DIR)")
+    photo = load_photo(photo_path)
+    row = row_of(photo)
+    assert [row.code(j) for j in range(len(row))] == ["6D", "2D", "2D", "NW"]
+    assert read_close_up(photo, row) == [{"6D"}, {"2D"}, {"2D"}, {"NW"}]
+
+
 def test_a_real_sets_rows_of_dots_cut_to_the_frame_are_not_read_as_a_slant() -> None:
     """set07-1's dots, eight of its hand row and the rows below cut to the frame: their pips, four-leafed clovers set
     on a slant, made the tiles' edges agree on a 44 degree slant (0.98), and the photo was turned, every box a clump.

@@ -171,6 +171,18 @@ def test_a_close_ups_pips_are_borne_by_the_tiles_the_widest_look_boxes() -> None
     assert len(shown) == 2 and np.allclose(shown.boxes[:, 2], 150)
 
 
+def test_a_close_ups_pips_one_to_a_tile_are_borne_by_the_tiles_the_widest_look_boxes() -> None:
+    """set01-6's 2 of dots cut to the frame: of each tile's two large circles the base and wide looks box only one
+    (0.9), the widest look the tiles (0.65). No tile holds two such pips, but each of two holds one: the tiles show
+    the size, their circles do not (read at the circles' size, four tiles were read as four 1 of dots). One circle in
+    one tile alone is no evidence either way, and stays."""
+    circles = boxes([[70, 30, 76, 80], [270, 30, 76, 80]], [0.9, 0.9])
+    tiles = boxes([[0, 0, 193, 260], [204, 0, 193, 260]], [0.65, 0.65])
+    shown = bearing(circles, tiles, 818)
+    assert len(shown) == 2 and np.allclose(shown.boxes[:, 2], 193)
+    assert np.allclose(bearing(circles[[0]], tiles, 818).boxes[:, 2], 76)
+
+
 def test_a_keyboards_keys_beside_a_hand_are_tiles_sized_not_pips_of_the_clumps_round_them() -> None:
     """Drawn keyboard scene 3802: the wide look boxes 17 keys and tiles about 36 by 40 pixels; the widest look boxes
     clumps of keys and tiles, 100 by 115, each round two or three of them. Seven of the seventeen lie outside every
