@@ -701,9 +701,8 @@ def close_up_tiles(rgb: np.ndarray, model: Model, threshold: float, larger: np.n
     every = Detections(np.concatenate([d.boxes for d in found]), np.concatenate([d.scores for d in found]))
     ratio = aspect(every.boxes)
     large = (every.boxes[:, 2:].min(axis=1) >= CLOSE_UP_SHARE * long_side) & (ratio <= MAX_ASPECT)
-    sure = every.scores >= CLOSE_UP_SURE
-    sure = sure | seen_alike(every, np.concatenate([np.full(len(d), i) for i, d in enumerate(found)]), large)
-    big = sure & large
+    look = np.concatenate([np.full(len(d), i) for i, d in enumerate(found)])
+    big = large & ((every.scores >= CLOSE_UP_SURE) | seen_alike(every, look, large))
     shaped = big & (ratio >= CLOSE_UP_SHAPED)
     squat = np.flatnonzero(big & ~shaped)
     if len(squat) and shaped.any():  # boxed squat, but in a row with the tiles: a tile of theirs
