@@ -853,11 +853,12 @@ EXTRA_BOXES = 3
 #: Boxes lying apart from every other tile, this many together at most (``laid_apart``): two keys side by side, a
 #: domino's two halves. A kong laid apart is four, its ends never apart from its middle tiles.
 APART_TOGETHER = 2
-#: A lone box the decoder reads as a flower or season its reader gave under this chance is no bonus tile but a thing
-#: beside the hand (``whole_without``): the drawn scenes' domino halves, a key and a printed word were made flowers and
-#: seasons read at 0.01-0.02, against 0.10-0.63 for what the reader saw.
-BONUS_UNREAD = 0.05
-#: Nor is one the detector boxed less surely than this and the reader read unsurely (under ``UNSURE_BELOW``): a playing
+#: A lone box the decoder reads as a face its reader gave under this chance is no tile of the hand but a thing beside it
+#: (``whole_without``): the drawn scenes' domino halves, a key and a printed word were made flowers and seasons read at
+#: 0.01-0.02, against 0.10-0.63 for what the reader saw; a printed word read as a 4 of bamboo at 0.33 was made a 7 of
+#: bamboo at 0.03, the fourth of the hand's three, a kong among its loose tiles (drawn scene 4806).
+FACE_UNREAD = 0.05
+#: Nor is a flower or season the detector boxed less surely than this and the reader read unsurely (``UNSURE_BELOW``): a playing
 #: card's corner below a whole hand, boxed at 0.34 and read as the fourth flower at 0.11 (drawn scene 4408), where the
 #: hand's own tiles are boxed at 0.85-0.98.
 BARELY_BOXED = 0.5
@@ -878,15 +879,16 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     laid apart is no box too many: without it the hand is a tile short, or it was whole with it, read as a flower. A
     kong's end a little apart from its kong is not laid apart from every tile, and stays (drawn scene 3609: set aside,
     the kong read as a pung made the hand whole). A hand whole only by reading a box laid apart as a flower or a season
-    nothing showed there (``_made_bonus``) is no whole hand: a flower counts for the winner."""
+    nothing showed there, or as a face its reader all but ruled out (``_made_up``), is no whole hand: a flower counts
+    for the winner, and a face the reader did not see there is the decoder's guess, not the photo's."""
     from recognizer.hand_rows import group_apart
 
     read = read_the_hand(dets, groups, shapes, bonus_faces, names)
     if read[2] is None:
         return (*read, ())
     alone = laid_apart(dets, groups)
-    made_bonus = _made_bonus(dets, read[2], alone)
-    if read[2].best.shape is not HandShape.COUNT_RULE and not made_bonus:
+    made_up = _made_up(dets, read[2], alone)
+    if read[2].best.shape is not HandShape.COUNT_RULE and not made_up:
         return (*read, ())
     aside = tuple(k for g in groups if g.aside for k in g.members)
     copies = copies_in_a_set(bonus_faces)
@@ -901,7 +903,7 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
                 continue
             again = read_the_hand(*without, shapes, bonus_faces, names)
             if again[2] is not None and again[2].best.shape is not HandShape.COUNT_RULE \
-                    and not _made_bonus(dets, again[2], [k for k in alone if k not in extra]):
+                    and not _made_up(dets, again[2], [k for k in alone if k not in extra]):
                 whole.append((again[2].best.log_ratio, (again[0], again[1], again[2]), extra))
         if whole:
             _, best, extra = min(whole, key=lambda w: w[0])
@@ -922,14 +924,14 @@ def laid_apart(dets: Detections, groups: list[Group]) -> list[int]:
     return [int(k) for k in np.flatnonzero(held & (size[cluster] <= APART_TOGETHER))]
 
 
-def _made_bonus(dets: Detections, decoding: Decoding, alone: Sequence[int]) -> list[int]:
-    """Which of the boxes laid ``alone`` the decoding reads as a flower or season nothing showed there: one their reader
-    all but ruled out (``BONUS_UNREAD``), however surely it read something else (a back is no tile of a hand but a
-    kong's end, so the decoder moves it to any face that fits: a key read as a back at 0.84, drawn scene 4008, was made
-    a flower), or one the detector barely boxed (``BARELY_BOXED``) and the reader read unsurely."""
+def _made_up(dets: Detections, decoding: Decoding, alone: Sequence[int]) -> list[int]:
+    """Which of the boxes laid ``alone`` the decoding reads as a face nothing showed there: one their reader all but
+    ruled out (``FACE_UNREAD``), however surely it read something else (a back is no tile of a hand but a kong's end,
+    so the decoder moves it to any face that fits: a key read as a back at 0.84, drawn scene 4008, was made a flower),
+    or a flower or season the detector barely boxed (``BARELY_BOXED``) and the reader read unsurely."""
     codes = decoding.best.codes
-    return [k for k in alone if codes[k] in _BONUS and (
-        dets.probs[k, codes[k]] < BONUS_UNREAD or (dets.scores[k] < BARELY_BOXED and dets.confidence[k] < UNSURE_BELOW))]
+    return [k for k in alone if dets.probs[k, codes[k]] < FACE_UNREAD or (
+        codes[k] in _BONUS and dets.scores[k] < BARELY_BOXED and dets.confidence[k] < UNSURE_BELOW)]
 
 
 for _laid in range(5):  # the units each shape allows, built once at import rather than in a photo's first decoding

@@ -445,13 +445,26 @@ def test_the_winning_tile_laid_apart_unsurely_is_the_hands_own() -> None:
 def test_a_thing_made_a_flower_against_its_reading_is_set_aside_and_the_hand_read_whole(apart: np.ndarray, why: str) -> None:
     """A box laid apart below a whole hand, made a flower its reader all but ruled out for the hand to be whole with
     it: the hand is whole without it, so it is set aside, and the note says so."""
-    from recognizer.decode import BONUS_UNREAD, whole_without
+    from recognizer.decode import FACE_UNREAD, whole_without
 
-    assert apart[0, CLASSES.index("1F")] < BONUS_UNREAD
+    assert apart[0, CLASSES.index("1F")] < FACE_UNREAD
     _, groups, decoding, extra = whole_without(*_laid_out(HAND, apart))
     assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD, why
     assert not any(g.in_hand and 14 in g.members for g in groups), why
     assert not any(c.now in BONUS_CODES for c in decoding.changes), why
+
+
+def test_two_boxes_lying_together_are_not_split_by_a_face_made_up_for_one() -> None:
+    """Drawn text scene 4806: a word's two boxes lie together below a whole hand, read as a 4 of bamboo (0.33, 0.25),
+    a 1 of characters next to neither (0.03, 0.02). With one set aside, the decoder made the other the fourth 1C, a
+    kong among the loose tiles: the hand was "whole" by a face its reader all but ruled out, and one word stayed in it.
+    Such a face is no whole hand: both are set aside, and the hand read whole."""
+    from recognizer.decode import whole_without
+
+    word = np.vstack([_unsure(**{"4B": 0.33, "3B": 0.07, "1C": 0.03}), _unsure(**{"4B": 0.25, "3B": 0.05, "1C": 0.02})])
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND, word, (200, 300), (242, 300)))
+    assert sorted(extra) == [14, 15] and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert not any(g.in_hand and set(g.members) & {14, 15} for g in groups)
 
 
 def test_a_flower_read_unsurely_is_still_the_hands_flower() -> None:
