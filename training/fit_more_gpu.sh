@@ -4,7 +4,7 @@
 #   bash training/fit_more_gpu.sh PACK INIT OUT SECONDS "NAME1:OPTIONS1" ["NAME2:OPTIONS2" ...]
 # PACK from `python -m recognizer.train.realtiles`, INIT a checkpoint fit_real saved (training/checkpoints/*.pt),
 # OPTIONS more fit_real options for that variant (--lr-scale 0.2 --distractor-share 0.1, say).
-# OUT gets NAME.pt for each variant and train.log.
+# OUT gets NAME.pt for each variant (never over one already there) and train.log (added to).
 set -u
 PACK=$1 INIT=$2 OUT=$3 BUDGET=$4
 shift 4
@@ -22,6 +22,12 @@ for spec in "$@"; do
   name=${spec%%:*}
   { echo "== $name: ${spec#*:}"; cat "$RUN/$name.log"; } >> "$OUT/train.log"
   grep -h "steps in\|Error\|error" "$RUN/$name.log"
-  cp "$RUN/$name.pt" "$OUT/" 2>/dev/null || echo "$name: no checkpoint"
+  if [ ! -e "$RUN/$name.pt" ]; then
+    echo "$name: no checkpoint"
+  elif [ -e "$OUT/$name.pt" ]; then  # an earlier run's reader is never overwritten
+    echo "$OUT/$name.pt exists and is kept; this run's $name is left in $RUN/$name.pt"
+  else
+    cp "$RUN/$name.pt" "$OUT/"
+  fi
 done
 ls -la "$OUT"
