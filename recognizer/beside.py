@@ -10,6 +10,8 @@ it only looks again at the boxes already set aside.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from recognizer.detect import CONFIDENT, iou_matrix, looks
@@ -41,20 +43,33 @@ def beside_scores(rgb: np.ndarray, boxes: np.ndarray, model: Model | None = None
     return out
 
 
+def no_tile_over(rgb: np.ndarray, boxes: np.ndarray, model: Model | None = None) -> np.ndarray:
+    """Which boxes the beside detector finds no tile over, surely (``BESIDE_SURE``)."""
+    out: np.ndarray = beside_scores(rgb, boxes, model) < BESIDE_SURE
+    return out
+
+
 def beside_the_hand(rgb: np.ndarray, dets: Detections, groups: list[Group], aside: SetAside,
                     model: Model | None = None, close_up: bool = False) -> tuple[Detections, list[Group], SetAside]:
     """``group_the_hand``'s reading with the boxes set aside that the beside detector finds no tile over left out (the
-    note says how many, ``SetAside.no_tile``). The hand's own boxes are not looked at again: that would drop a domino
-    counted in a hand as a flower (read at 0.63), but also a real 9D of Harr's page 47 (read at 0.76). Nor are those of
-    a close-up (``close_up``, ``detect.Looks.close_up``): the next tiles cut by its frame, which the beside detector,
+    note says how many, ``SetAside.no_tile``). The hand's own boxes are not looked at again here: that would drop a
+    domino counted in a hand as a flower (read at 0.63), but also a real 9D of Harr's page 47 (read at 0.76); the
+    decoder asks of them only where the hand is not whole with them (``decode.whole_without``). Nor are those of a
+    close-up (``close_up``, ``detect.Looks.close_up``): the next tiles cut by its frame, which the beside detector,
     never taught a tile filling the frame, cannot judge."""
     if not aside.tiles or close_up:
         return dets, groups, aside
     set_aside = np.array(aside.tiles)
-    gone = set_aside[beside_scores(rgb, dets.boxes[set_aside], model) < BESIDE_SURE]
+    gone = set_aside[no_tile_over(rgb, dets.boxes[set_aside], model)]
     if not len(gone):
         return dets, groups, aside
+    return left_out(dets, aside, [int(k) for k in gone])
+
+
+def left_out(dets: Detections, aside: SetAside, gone: Sequence[int]) -> tuple[Detections, list[Group], SetAside]:
+    """The reading without the boxes ``gone``, no tile, regrouped with the rest of those set aside still aside; the
+    note counts them (``SetAside.no_tile``)."""
     kept = np.setdiff1d(np.arange(len(dets)), gone)
-    still = tuple(int(k) for k in np.flatnonzero(np.isin(kept, set_aside)))
+    still = tuple(int(k) for k in np.flatnonzero(np.isin(kept, aside.tiles)))
     grouped, regrouped = group_apart(dets[kept], still)
     return grouped, regrouped, SetAside(still, aside.why, aside.table, aside.no_tile + len(gone))

@@ -862,13 +862,17 @@ FACE_UNREAD = 0.05
 #: card's corner below a whole hand, boxed at 0.34 and read as the fourth flower at 0.11 (drawn scene 4408), where the
 #: hand's own tiles are boxed at 0.85-0.98.
 BARELY_BOXED = 0.5
+#: The most of a hand's boxes no tile is seen over that ``whole_without`` weighs setting aside, beside those laid apart:
+#: each more is more readings of the hand to try.
+UNSEEN_AT_MOST = 4
 #: A box whose nearest neighbour's centre is farther than this many tile pitches lies apart from the hand's tiles: a
 #: drawn concealed kong's end lay 1.13 pitches from its kong (drawn scene 3609), tiles in a row 1.0-1.15.
 APART = 1.5
 
 
 def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape] = EVERY_BOOKS_SHAPES,
-                  bonus_faces: Iterable[str] = BONUS_CODES, names: Sequence[str] | None = None
+                  bonus_faces: Iterable[str] = BONUS_CODES, names: Sequence[str] | None = None,
+                  no_tile_over: Callable[[], np.ndarray] | None = None
                   ) -> tuple[Detections, list[Group], Decoding | None, tuple[int, ...]]:
     """``read_the_hand``; where it reads no whole hand, the hand read again with one, then two, then three
     (``EXTRA_BOXES``), of its boxes laid apart from every tile (``laid_apart``) set aside, the fewest that leave a whole
@@ -880,14 +884,26 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     kong's end a little apart from its kong is not laid apart from every tile, and stays (drawn scene 3609: set aside,
     the kong read as a pung made the hand whole). A hand whole only by reading a box laid apart as a flower or a season
     nothing showed there, or as a face its reader all but ruled out (``_made_up``), is no whole hand: a flower counts
-    for the winner, and a face the reader did not see there is the decoder's guess, not the photo's."""
+    for the winner, and a face the reader did not see there is the decoder's guess, not the photo's.
+
+    ``no_tile_over`` (the pipeline's beside detector) says over which boxes no tile is seen at all. It looks at the
+    whole photo again, so it is asked only where the hand is not whole, or holds a flower or season read unsurely, or
+    reads four loose tiles as a kong. The hand's boxes no tile is seen over may then be set aside too, wherever they
+    lie (``UNSEEN_AT_MOST``); a flower or season read on one, or a loose kong holding one, is made up: a blank domino
+    half by the frame's corner read as a fourth white dragon beside the hand's three, a printed word beside the
+    flowers read as a season at 0.09 (drawn scenes 4803, 4807)."""
     from recognizer.hand_rows import group_apart
 
     read = read_the_hand(dets, groups, shapes, bonus_faces, names)
     if read[2] is None:
         return (*read, ())
     alone = laid_apart(dets, groups)
-    made_up = _made_up(dets, read[2], alone)
+    unseen: list[int] = []
+    if no_tile_over is not None and (read[2].best.shape is HandShape.COUNT_RULE or _unsure_bonus(dets, groups, read[2])
+                                     or _kong_among_loose(read[2], layout_of(groups))):
+        unseen = _unseen(dets, groups, no_tile_over())
+        alone = sorted(set(alone) | set(unseen))
+    made_up = _made_up(dets, read[2], alone, unseen) or sorted(_kong_among_loose(read[2], layout_of(groups)) & set(unseen))
     if read[2].best.shape is not HandShape.COUNT_RULE and not made_up:
         return (*read, ())
     aside = tuple(k for g in groups if g.aside for k in g.members)
@@ -903,7 +919,8 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
                 continue
             again = read_the_hand(*without, shapes, bonus_faces, names)
             if again[2] is not None and again[2].best.shape is not HandShape.COUNT_RULE \
-                    and not _made_up(dets, again[2], [k for k in alone if k not in extra]):
+                    and not _made_up(dets, again[2], [k for k in alone if k not in extra], unseen) \
+                    and not _kong_among_loose(again[2], layout_of(without[1])) & set(unseen):
                 whole.append((again[2].best.log_ratio, (again[0], again[1], again[2]), extra))
         if whole:
             _, best, extra = min(whole, key=lambda w: w[0])
@@ -924,14 +941,35 @@ def laid_apart(dets: Detections, groups: list[Group]) -> list[int]:
     return [int(k) for k in np.flatnonzero(held & (size[cluster] <= APART_TOGETHER))]
 
 
-def _made_up(dets: Detections, decoding: Decoding, alone: Sequence[int]) -> list[int]:
+def _made_up(dets: Detections, decoding: Decoding, alone: Sequence[int], unseen: Sequence[int] = ()) -> list[int]:
     """Which of the boxes laid ``alone`` the decoding reads as a face nothing showed there: one their reader all but
     ruled out (``FACE_UNREAD``), however surely it read something else (a back is no tile of a hand but a kong's end,
     so the decoder moves it to any face that fits: a key read as a back at 0.84, drawn scene 4008, was made a flower),
-    or a flower or season the detector barely boxed (``BARELY_BOXED``) and the reader read unsurely."""
+    or a flower or season the detector barely boxed (``BARELY_BOXED``) and the reader read unsurely, or one read on
+    a box no tile is seen over at all (``unseen``)."""
     codes = decoding.best.codes
-    return [k for k in alone if dets.probs[k, codes[k]] < FACE_UNREAD or (
-        codes[k] in _BONUS and dets.scores[k] < BARELY_BOXED and dets.confidence[k] < UNSURE_BELOW)]
+    return [k for k in alone if dets.probs[k, codes[k]] < FACE_UNREAD or (codes[k] in _BONUS and (
+        k in unseen or (dets.scores[k] < BARELY_BOXED and dets.confidence[k] < UNSURE_BELOW)))]
+
+
+def _unsure_bonus(dets: Detections, groups: list[Group], decoding: Decoding) -> bool:
+    """Whether the decoding reads any of the hand's boxes as a flower or season its reader was unsure of."""
+    codes = decoding.best.codes
+    return any(codes[k] in _BONUS and dets.probs[k, codes[k]] < UNSURE_BELOW for k in np.flatnonzero(in_the_hand(groups, len(dets))))
+
+
+def _kong_among_loose(decoding: Decoding, layout: Layout) -> set[int]:
+    """The tiles the decoding reads as a kong among the loose tiles: a hand laid so is a tile too many unless that
+    kong was meant (a set's four laid in its row), so one of them may be no tile."""
+    loose = set(layout.loose)
+    return {t for kind, _, tiles in decoding.best.units if kind is Unit.KONG and loose.issuperset(tiles) for t in tiles}
+
+
+def _unseen(dets: Detections, groups: list[Group], no_tile: np.ndarray) -> list[int]:
+    """The hand's boxes no tile is seen over (``no_tile``), the ``UNSEEN_AT_MOST`` the detector boxed least surely."""
+    held = in_the_hand(groups, len(dets)) & no_tile
+    least = sorted(np.flatnonzero(held), key=lambda k: float(dets.scores[k]))
+    return sorted(int(k) for k in least[:UNSEEN_AT_MOST])
 
 
 for _laid in range(5):  # the units each shape allows, built once at import rather than in a photo's first decoding

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from recognizer.beside import beside_the_hand
+from recognizer.beside import beside_the_hand, left_out, no_tile_over
 from recognizer.blas import one_blas_thread
 from recognizer.classify import classify, cut_by_the_frame
 from recognizer.decode import EVERY_BOOKS_SHAPES, whole_without
@@ -76,14 +76,21 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     dets, groups, aside = group_the_hand(dets, rgb.shape[:2])  # keys, dominoes, counters beside the hand: set aside, still shown
     dets, groups, aside = beside_the_hand(rgb, dets, groups, aside, close_up=seen.close_up)  # no tile at all: left out
     numbers = _numbered(dets.boxes, levelled)  # as the overlay numbers the tiles: the notes name them so
-    notes += aside.note(numbers)
     lap("group")
     shapes = get_rule_set(rules).special_shapes if rules else EVERY_BOOKS_SHAPES
     bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES
-    dets, groups, decoding, extra = whole_without(dets, groups, shapes, bonus_faces or BONUS_CODES, numbers)
+    grouped = dets, groups
+    unseen = None if seen.close_up else cache(partial(no_tile_over, rgb, dets.boxes))  # asked only where the hand needs it
+    dets, groups, decoding, extra = whole_without(*grouped, shapes, bonus_faces or BONUS_CODES, numbers, unseen)
+    if gone := [k for k in extra if unseen is not None and unseen()[k]]:  # set aside and no tile: left out, as beside it
+        dets, groups, aside = left_out(grouped[0], aside, gone)
+        numbers = _numbered(dets.boxes, levelled)
+        dets, groups, decoding, extra = whole_without(dets, groups, shapes, bonus_faces or BONUS_CODES, numbers)
+    notes += aside.note(numbers)
     if extra:
-        notes.append(f"{len(extra)} box(es) laid apart from the hand set aside ({', '.join(numbers[k] for k in extra)}): the hand "
-                     "is whole without them; count any that is a tile of this hand back in")
+        notes.append(f"{len(extra)} box(es) set aside ({', '.join(numbers[k] for k in extra)}), lying apart from the hand or "
+                     "showing no tile when looked at again: the hand is whole without them; count any that is a tile of this "
+                     "hand back in")
     lap("decode")
     built = read_hand(dets, groups, marked=winning_mark(rgb, dets.boxes, in_the_hand(groups, len(dets))), **context)
     problems = notes + (list(decoding.notes) if decoding else []) + [str(p) for p in built.problems] + built.hand.problems()

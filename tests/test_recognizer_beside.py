@@ -57,13 +57,35 @@ def test_print_beside_a_hand_that_the_beside_detector_is_unsure_of_leaves_the_re
 
 
 @NEEDS_FONTS
-def test_a_word_joined_to_a_whole_hand_as_its_winning_tile_is_set_aside_with_a_note(tmp_path: Path) -> None:
+def test_a_word_joined_to_a_whole_hand_as_its_winning_tile_leaves_the_reading_with_a_note(tmp_path: Path) -> None:
     """Drawn text scene 3810: a printed word below the hand joined it as the winning tile laid apart, read as a north
-    wind at 0.19, and no hand was whole with it. The hand is whole without it (``decode.whole_without``): it is set
-    aside, the note names it, and the hand laid out is the one read."""
+    wind at 0.19, and no hand was whole with it. The hand is whole without it (``decode.whole_without``), and the beside
+    detector sees no tile over it: it leaves the reading, as boxes set aside beside a hand that show no tile do, the
+    note counts it, and the hand laid out is the one read."""
     got, outcome = read_drawn("text", 3810, tmp_path)
-    assert outcome.stray_in_hand == 0 and outcome.hand_right
-    assert any("laid apart from the hand set aside" in p for p in got.problems)
+    assert outcome.stray == 0 and outcome.hand_right
+    assert any("1 box(es) beside the hand look like no tile" in p for p in got.problems)
+
+
+@NEEDS_FONTS
+def test_a_word_read_as_a_season_beside_the_flowers_is_no_season_of_the_hand(tmp_path: Path) -> None:
+    """Drawn text scene 4807: a printed word beside the hand's four flowers and seasons, boxed at 0.55 and read as the
+    first season at 0.09. A flower never breaks a hand, so the hand was whole with it and the winner paid for it. The
+    beside detector, asked because a bonus tile was read so unsurely, sees no tile over it: it leaves the reading, with
+    the word beside it, and the hand read is the one laid out."""
+    got, outcome = read_drawn("text", 4807, tmp_path)
+    assert outcome.stray_in_hand == 0 and outcome.stray <= 1 and outcome.hand_right
+    assert [t.code for t in got.hand.bonus] == ["2F", "3F", "4F", "3S"]
+
+
+@NEEDS_FONTS
+def test_a_domino_half_read_as_a_fourth_dragon_makes_no_kong(tmp_path: Path) -> None:
+    """Drawn domino scene 4803: a blank domino half by the frame's corner, read as a white dragon at 0.81 beside the
+    hand's three, made a kong of them among the loose tiles, and the hand held 15 tiles. The beside detector sees no
+    tile over it: it leaves the reading, and the three are the pung laid out."""
+    got, outcome = read_drawn("dominoes", 4803, tmp_path)
+    assert outcome.stray == 0 and outcome.hand_right
+    assert any("1 box(es) beside the hand look like no tile" in p for p in got.problems)
 
 
 @NEEDS_FONTS

@@ -6,6 +6,7 @@ import itertools
 import json
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -490,3 +491,64 @@ def test_a_flower_neither_boxed_nor_read_surely_is_set_aside() -> None:
     _, groups, decoding, extra = whole_without(dets, groups)
     assert extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
     assert not any(g.in_hand and 14 in g.members for g in groups)
+
+
+def _no_tile_over(*boxes: int) -> tuple[list[int], Callable[[], np.ndarray]]:
+    """A beside detector's answer that sees no tile over these boxes (of ``len(HAND) + 1``), and the times it was asked."""
+    asked: list[int] = []
+
+    def answer() -> np.ndarray:
+        asked.append(1)
+        return np.isin(np.arange(len(HAND) + 1), boxes)
+
+    return asked, answer
+
+
+def test_a_season_read_unsurely_where_no_tile_is_seen_is_set_aside_wherever_it_lies() -> None:
+    """Drawn text scene 4807: a printed word beside the flowers, boxed at 0.55 and read as a season at 0.09. It lies
+    beside a tile, not apart, and a flower never breaks a hand, so the hand was whole with it and the winner paid for
+    it. Looked at again, no tile is seen over it: a season on it is made up, it is set aside, and the hand read whole."""
+    from recognizer.decode import whole_without
+
+    dets, groups = _laid_out(HAND, _unsure(**{"1S": 0.09, "4C": 0.13}), AT_THE_END)
+    asked, answer = _no_tile_over(14)
+    _, groups, decoding, extra = whole_without(dets, groups, no_tile_over=answer)
+    assert asked and extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert not any(g.in_hand and 14 in g.members for g in groups)
+
+
+def test_a_season_read_unsurely_where_a_tile_is_seen_stays_the_hands() -> None:
+    """The same box where the second look sees a tile over it, or where nobody looked again: the season stays the
+    hand's, as a flower the reader saw however unsurely does."""
+    from recognizer.decode import whole_without
+
+    for answer in (_no_tile_over()[1], None):
+        dets, groups = _laid_out(HAND, _unsure(**{"1S": 0.09, "4C": 0.13}), AT_THE_END)
+        _, groups, decoding, extra = whole_without(dets, groups, no_tile_over=answer)
+        assert extra == () and decoding is not None and CLASSES[decoding.best.codes[14]] == "1S"
+        assert any(g.in_hand and 14 in g.members for g in groups)
+
+
+def test_a_fourth_tile_where_no_tile_is_seen_makes_no_kong_among_the_loose_tiles() -> None:
+    """Drawn domino scene 4803: a blank domino half by the frame's corner read as a white dragon at 0.81, the fourth
+    beside the hand's three: the decoder read a kong among the loose tiles, and the hand held a tile too many. Looked at
+    again, no tile is seen over it: it is set aside, and the three read as the pung they are."""
+    from recognizer.decode import whole_without
+
+    dets, groups = _laid_out(HAND, _unsure(EW=0.81))
+    _, _, decoding, extra = whole_without(dets, groups)
+    assert extra == () and decoding is not None and "EW EW EW EW" in str(decoding.best)  # the kong, unasked
+    asked, answer = _no_tile_over(14)
+    _, groups, decoding, extra = whole_without(*_laid_out(HAND, _unsure(EW=0.81)), no_tile_over=answer)
+    assert asked and extra == (14,) and decoding is not None and decoding.best.shape is HandShape.STANDARD
+    assert "EW EW EW EW" not in str(decoding.best)
+
+
+def test_a_whole_hand_read_surely_is_never_looked_at_again() -> None:
+    """Looking again means reading the whole photo with a second detector: a hand whole with no flower read unsurely
+    and no kong among its loose tiles never asks it."""
+    from recognizer.decode import whole_without
+
+    asked, answer = _no_tile_over(3)
+    _, _, decoding, extra = whole_without(*_laid_out(HAND[:13], _unsure(RD=0.9)), no_tile_over=answer)
+    assert not asked and extra == () and decoding is not None and decoding.best.shape is HandShape.STANDARD
