@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -302,3 +303,25 @@ def test_close_up_samples_are_a_few_tiles_at_the_detectors_size_laid_in_their_bo
     assert np.median(sizes) >= CLOSE_UP_TILE[0] * 0.8 and max(sizes) <= CLOSE_UP_TILE[1] * 1.1
     canvas, boxes = framed_photo_sample(det[0], rng)
     assert canvas.shape == (DET_CROP, DET_CROP, 3) and len(boxes) == len(det[0]["boxes"])
+
+
+def test_book_photos_join_the_detectors_images_but_those_held_out(tmp_path: Path) -> None:
+    """Given a realdev folder with two labelled book photos (a settling layout's hands and one hand), the training
+    split's detector images gain each photo ``BOOK_REPEAT`` times, every labelled tile a box (x, y, w, h scaled as the
+    photo is kept), and none of the photo held out."""
+    from recognizer.train.prepare import BOOK_REPEAT, prepare
+    from recognizer.train.train import _load
+
+    book = tmp_path / "realdev" / "book-1922"
+    (book / "labels").mkdir(parents=True)
+    (book / "photos").mkdir()
+    for name, size in (("page", (600, 400)), ("example", (500, 300))):
+        cv2.imwrite(str(book / "photos" / f"{name}.jpg"), np.full((size[1], size[0], 3), 250, np.uint8))
+    rows = [{"tiles": ["1C", "??"], "boxes": [[10, 20, 50, 90], [50, 20, 90, 90]]}]
+    (book / "labels" / "page.json").write_text(json.dumps({"image": "page.jpg", "hands": [{"rows": rows}, {"rows": rows}]}))
+    (book / "labels" / "example.json").write_text(json.dumps({"image": "example.jpg", "rows": rows}))
+    prepare([str(SAMPLE)], str(tmp_path / "cache"), ("train",), det_long_side=800, book=tmp_path / "realdev",
+            book_held_out=["example"])
+    books = [d for d in _load(str(tmp_path / "cache"), "train")["det"] if d["source"] == "book-1922"]
+    assert len(books) == BOOK_REPEAT
+    assert books[0]["boxes"].tolist() == [[10, 20, 40, 70], [50, 20, 40, 70]] * 2  # 600 px is kept as it is at 800

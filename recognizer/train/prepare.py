@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,36 @@ def distractor_items(scenes: int, det_long_side: int) -> Iterator[dict[str, Any]
         yield detector_item(drawn.image, drawn.boxes, f"distractor-{kind}", kind, det_long_side)
 
 
+#: How many times each book photo joins the detector's images: 15 prints among some 1 200 scenes are otherwise seen
+#: a handful of times a run.
+BOOK_REPEAT = 20
+
+
+def book_rows(label: dict[str, Any]) -> list[dict[str, Any]]:
+    """A book photo's rows of tiles: one hand's, or every hand's of a settling layout."""
+    hands = label.get("hands")
+    return [row for hand in (hands if isinstance(hands, list) else [label]) for row in hand["rows"]]
+
+
+def book_items(realdev: Path, held_out: Collection[str] = (), det_long_side: int = DETECT_LONG_SIDE,
+               repeat: int = BOOK_REPEAT) -> Iterator[dict[str, Any]]:
+    """Detector images of the dev 1922 book photos (``realdev``: ``../shared/realdev``; public domain), every labelled
+    tile a box ('??' ones too: they are tiles), captions and arrows beside them background; each ``repeat`` times,
+    but those named in ``held_out`` (a photo's name without its suffix), kept out to be measured on."""
+    for label in sorted((realdev / "book-1922" / "labels").glob("*.json")):
+        if label.stem in held_out:
+            continue
+        doc = json.loads(label.read_text())
+        bgr = cv2.imread(str(realdev / "book-1922" / "photos" / doc["image"]), cv2.IMREAD_COLOR)
+        if bgr is None:
+            raise FileNotFoundError(f"book photo {doc['image']} named by {label} is missing or unreadable")
+        xyxy = np.array([b for row in book_rows(doc) for b in row["boxes"]], np.float32).reshape(-1, 4)
+        boxes = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
+        item = detector_item(bgr, boxes, "book-1922", "book", det_long_side)
+        for _ in range(repeat):
+            yield item
+
+
 def detector_item(bgr: np.ndarray, boxes: np.ndarray, source: str, style: str | None, det_long_side: int) -> dict[str, Any]:
     """One photo as the detector's cache keeps it: JPEG bytes at ``det_long_side`` (never enlarged above the first
     look's) and its boxes scaled alike; ``long_side`` recorded when it is not the first look's."""
@@ -105,7 +136,8 @@ def detector_item(bgr: np.ndarray, boxes: np.ndarray, source: str, style: str | 
 
 
 def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: int = 0, mine: tuple[str, ...] = (),
-            det_long_side: int = DETECT_LONG_SIDE, distractor_scenes: int = 0) -> None:
+            det_long_side: int = DETECT_LONG_SIDE, distractor_scenes: int = 0, book: Path | None = None,
+            book_held_out: Collection[str] = ()) -> None:
     """Write OUT/{split}.pkl: detector images (JPEG bytes with a ``det_long_side`` long side + boxes) and classifier crops.
 
     A ``det_long_side`` above the detector's first look keeps the pixels its second look sees (up to
@@ -117,7 +149,7 @@ def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: in
     labelled belong there (leo photos show unlabelled tiles beside the hand).
 
     ``distractor_scenes`` drawn hands beside things that are not tiles join the training split's detector images
-    (``distractor_items``).
+    (``distractor_items``), and so do the dev book photos in ``book`` (``book_items``), less ``book_held_out``.
     """
     rng = random.Random(seed)
     for split in splits:
@@ -149,6 +181,8 @@ def prepare(dataset_dirs: list[str], out: str, splits: tuple[str, ...], seed: in
                     sources.append(im.source or d)
         if split == "train":
             det += distractor_items(distractor_scenes, det_long_side)
+            if book is not None:
+                det += book_items(book, book_held_out, det_long_side)
         Path(out).mkdir(parents=True, exist_ok=True)
         with open(Path(out) / f"{split}.pkl", "wb") as f:
             pickle.dump({"det": det, "crops": np.stack(crops) if crops else np.zeros((0, *CACHE_SIZE, 3), np.uint8),

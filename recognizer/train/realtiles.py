@@ -24,13 +24,13 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
 from recognizer.geometry import crop_turned
 from recognizer.labels import CLASSES, NOT_A_TILE
+from recognizer.train.prepare import book_rows
 
 #: Stored crops span the labelled box grown this much (H, W pixels below), so training can frame them loosely or tightly.
 PACK_CONTEXT = 1.5
@@ -133,12 +133,6 @@ def book_tiles(root: Path, rng: np.random.Generator) -> Iterator[Crop]:
         for box in not_a_tile_boxes(rng, np.array(boxes, np.float32), rgb.shape[1], rgb.shape[0],
                                     round(BOOK_NT_PER_TILE * len(boxes))):
             yield Crop(_cut(rgb, *_upright(*box)), NT, BOOK, fold)
-
-
-def book_rows(label: dict[str, Any]) -> list[dict[str, Any]]:
-    """A book photo's rows of tiles: one hand's, or every hand's of a settling layout."""
-    hands = label.get("hands")
-    return [row for hand in (hands if isinstance(hands, list) else [label]) for row in hand["rows"]]
 
 
 def not_a_tile_boxes(rng: np.random.Generator, boxes: np.ndarray, width: int, height: int, n: int) -> list[tuple[float, ...]]:

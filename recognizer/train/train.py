@@ -508,6 +508,9 @@ def main() -> None:
                     help="prepare: long side the detector images are kept at (never scaled up above the first look's)")
     ap.add_argument("--distractor-scenes", type=int, default=0,
                     help="prepare: drawn hands beside keyboards, cards, dominoes, print, cloth or counters added to the detector images")
+    ap.add_argument("--book", type=Path, help="prepare: ../shared/realdev, whose dev 1922 book photos join the detector images")
+    ap.add_argument("--book-held-out", nargs="*", default=[], metavar="NAME",
+                    help="prepare: book photos (names without suffix) kept out of --book, to be measured on")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--leo-weight", type=float, default=LEO_WEIGHT, help="how much more often a leo photo's tile is drawn")
     ap.add_argument("--grey", type=float, default=GREY, help="chance of turning a crop grey")
@@ -558,8 +561,10 @@ def main() -> None:
     if args.what == "prepare":
         if stray := [d for d in args.mine if d not in args.data]:
             ap.error(f"--mine {' '.join(stray)}: not among --data (a mined dataset is prepared like the others)")
+        if args.book is not None and not (args.book / "book-1922" / "labels").is_dir():
+            ap.error(f"--book {args.book} has no book-1922/labels: give the realdev folder (../shared/realdev)")
         prepare(args.data, args.cache, ("train", "val", "test"), mine=tuple(args.mine), det_long_side=args.det_long_side,
-                distractor_scenes=args.distractor_scenes)
+                distractor_scenes=args.distractor_scenes, book=args.book, book_held_out=args.book_held_out)
     elif args.what == "classifier":
         globals().update(LEO_WEIGHT=args.leo_weight, CONTEXT_JITTER=(args.context_min, CONTEXT_JITTER[1]),
                          CHANNEL_SHUFFLE=args.channel_shuffle, GREY=args.grey, HALF_TURN=args.half_turn,
