@@ -80,7 +80,8 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
     shapes = get_rule_set(rules).special_shapes if rules else EVERY_BOOKS_SHAPES
     bonus_faces = [c for c in ts.codes if c in BONUS_CODES] if ts is not None else BONUS_CODES
     grouped = dets, groups
-    unseen = None if seen.close_up else cache(partial(no_tile_over, rgb, dets.boxes))  # asked only where the hand needs it
+    # the beside detector looks again, once, only where the hand is not whole with its boxes or some were set aside
+    unseen = None if seen.close_up else cache(partial(no_tile_over, rgb, dets.boxes))
     dets, groups, decoding, extra = whole_without(*grouped, shapes, bonus_faces or BONUS_CODES, numbers, unseen)
     if gone := [k for k in extra if unseen is not None and unseen()[k]]:  # set aside and no tile: left out, as beside it
         dets, groups, aside = left_out(grouped[0], aside, gone)
@@ -88,9 +89,8 @@ def _recognize(photo: str | Path | bytes | np.ndarray, tileset: str | TileSet | 
         dets, groups, decoding, extra = whole_without(dets, groups, shapes, bonus_faces or BONUS_CODES, numbers)
     notes += aside.note(numbers)
     if extra:
-        notes.append(f"{len(extra)} box(es) set aside ({', '.join(numbers[k] for k in extra)}), lying apart from the hand or "
-                     "showing no tile when looked at again: the hand is whole without them; count any that is a tile of this "
-                     "hand back in")
+        notes.append(f"{len(extra)} box(es) laid apart from the hand set aside ({', '.join(numbers[k] for k in extra)}): the hand "
+                     "is whole without them; count any that is a tile of this hand back in")
     lap("decode")
     built = read_hand(dets, groups, marked=winning_mark(rgb, dets.boxes, in_the_hand(groups, len(dets))), **context)
     problems = notes + (list(decoding.notes) if decoding else []) + [str(p) for p in built.problems] + built.hand.problems()

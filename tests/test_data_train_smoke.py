@@ -151,6 +151,8 @@ def test_bonus_reader_few_steps_then_resume(tmp_path: Path, monkeypatch: pytest.
     (["classifier", "--grey", "3"], "--grey is a share between 0 and 1"),
     (["detector", "--grids", "-0.5"], "--grids is a share between 0 and 1"),
     (["classifier", "--real-share", "0.3", "--families", "no-such-family"], "no family named no-such-family"),
+    (["prepare", "--book", "no-such-realdev"], "has no book-1922/labels"),
+    (["prepare", "--book-held-out", "example_1"], "no such book photo in --book"),
 ])
 def test_trainer_refuses_bad_arguments_in_one_line(cache: Path, tmp_path: Path, args: list[str], says: str) -> None:
     import subprocess

@@ -76,6 +76,7 @@ def test_a_word_read_as_a_season_beside_the_flowers_is_no_season_of_the_hand(tmp
     got, outcome = read_drawn("text", 4807, tmp_path)
     assert outcome.stray_in_hand == 0 and outcome.stray <= 1 and outcome.hand_right
     assert [t.code for t in got.hand.bonus] == ["2F", "3F", "4F", "3S"]
+    assert any("1 box(es) laid apart from the hand set aside" in p for p in got.problems)  # the word's other box, a tile to det12
 
 
 @NEEDS_FONTS

@@ -546,6 +546,12 @@ def main() -> None:
         ap.error(f"--det-long-side is at least the detector's first look, {DETECT_LONG_SIDE} px, not {args.det_long_side}")
     if not 0.0 <= args.tilt <= 45.0:
         ap.error(f"--tilt is a largest tilt in degrees between 0 and 45 (beyond, a tile lies more sideways than upright), not {args.tilt}")
+    labels = args.book / "book-1922" / "labels" if args.book is not None else None
+    if labels is not None and not labels.is_dir():
+        ap.error(f"--book {args.book} has no book-1922/labels: give the realdev folder (../shared/realdev)")
+    if unknown := [n for n in args.book_held_out if labels is None or not (labels / f"{n}.json").is_file()]:
+        ap.error(f"--book-held-out {' '.join(unknown)}: no such book photo in --book (names as its labels' files, "
+                 "without .json)")
     if args.what != "prepare":
         for split in ("train", "val"):
             if not (Path(args.cache) / f"{split}.pkl").is_file():
@@ -561,8 +567,6 @@ def main() -> None:
     if args.what == "prepare":
         if stray := [d for d in args.mine if d not in args.data]:
             ap.error(f"--mine {' '.join(stray)}: not among --data (a mined dataset is prepared like the others)")
-        if args.book is not None and not (args.book / "book-1922" / "labels").is_dir():
-            ap.error(f"--book {args.book} has no book-1922/labels: give the realdev folder (../shared/realdev)")
         prepare(args.data, args.cache, ("train", "val", "test"), mine=tuple(args.mine), det_long_side=args.det_long_side,
                 distractor_scenes=args.distractor_scenes, book=args.book, book_held_out=args.book_held_out)
     elif args.what == "classifier":
