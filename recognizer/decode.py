@@ -898,17 +898,18 @@ def whole_without(dets: Detections, groups: list[Group], shapes: frozenset[Shape
     if read[2] is None:
         return (*read, ())
     alone = laid_apart(dets, groups)
+    laid = layout_of(groups)
+    loose_kong = _kong_among_loose(read[2], laid)
     unseen: list[int] = []
     if no_tile_over is not None and (read[2].best.shape is HandShape.COUNT_RULE or _unsure_bonus(dets, groups, read[2])
-                                     or _kong_among_loose(read[2], layout_of(groups))):
+                                     or loose_kong):
         unseen = _unseen(dets, groups, no_tile_over())
         alone = sorted(set(alone) | set(unseen))
-    made_up = _made_up(dets, read[2], alone, unseen) or sorted(_kong_among_loose(read[2], layout_of(groups)) & set(unseen))
+    made_up = _made_up(dets, read[2], alone, unseen) or sorted(loose_kong & set(unseen))
     if read[2].best.shape is not HandShape.COUNT_RULE and not made_up:
         return (*read, ())
     aside = tuple(k for g in groups if g.aside for k in g.members)
     copies = copies_in_a_set(bonus_faces)
-    laid = layout_of(groups)
     for many in range(1, EXTRA_BOXES + 1):
         if not _may_be_complete(replace(laid, loose=laid.loose[many:]), copies):
             continue  # that many fewer tiles are still too many (a whole set laid out), or too few
